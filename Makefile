@@ -1,0 +1,95 @@
+# ujail: service jailing for Linux. See README.md.
+#
+#   make check    install what is missing, build everything, run every test
+#                 (host and QEMU); ends with "N passed, N failed"
+#   make demo     boot the patched kernel and show a denied syscall
+#   make bench    benchmarks (bench/), in QEMU
+#   make kernel   the patched test kernel only
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+B := $(TOP)/build
+KSRC := $(B)/kernel/src
+KHDR := $(B)/kernel/headers
+SELFTESTS := $(KSRC)/tools/testing/selftests
+T := $(B)/tests
+
+CC ?= gcc
+# Test programs run in a busybox initramfs: link them statically.
+KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-parameter \
+	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
+	-I$(TOP)/tests/kselftest/seccomp
+
+.PHONY: all deps src kernel kernel-audit kernel-vanilla headers kselftests \
+	check demo bench bench-programs demo-programs clean
+
+all: kernel kselftests
+
+deps:
+	@scripts/deps.sh
+
+# Extracting and patching is cheap and re-done only when a patch changes.
+src: deps
+	@scripts/kernel.sh src patched
+
+kernel: src
+	@scripts/kernel.sh build patched
+
+kernel-audit: src
+	@scripts/kernel.sh build audit
+
+kernel-vanilla: deps
+	@scripts/kernel.sh build vanilla
+
+# uapi headers of the patched tree, for the test programs.
+headers: src
+	@if [ ! -f $(KHDR)/.key ] || ! cmp -s $(KHDR)/.key $(KSRC)/.ujail-key; then \
+		rm -rf $(KHDR) $(B)/kernel/obj-headers; \
+		$(MAKE) -s -C $(KSRC) O=$(B)/kernel/obj-headers headers_install \
+			INSTALL_HDR_PATH=$(KHDR) >/dev/null && \
+		cp $(KSRC)/.ujail-key $(KHDR)/.key; \
+	fi
+
+KSELFTESTS := $(T)/log_errno_test $(T)/log_errno_absent_test $(T)/log_errno_audit_test \
+	$(T)/seccomp_bpf $(T)/seccomp_benchmark
+
+kselftests: headers
+	@$(MAKE) -s $(KSELFTESTS)
+
+$(T)/%_test: tests/kselftest/seccomp/%_test.c tests/kselftest/seccomp/seccomp_util.h \
+		$(KSRC)/.ujail-key
+	@mkdir -p $(T)
+	$(CC) $(KSELFTEST_CFLAGS) -o $@ $< -lpthread
+
+# The kernel's own suite, from the patched source tree, built as its
+# Makefile does (-Wall only: it is not our code).
+$(T)/seccomp_bpf $(T)/seccomp_benchmark: $(T)/%: $(SELFTESTS)/seccomp/%.c $(KSRC)/.ujail-key
+	@mkdir -p $(T)
+	$(CC) -static -O2 -Wall -Wl,-no-as-needed -isystem $(KHDR)/include -I$(SELFTESTS) \
+		-o $@ $< -lpthread -lcap
+
+check: deps
+	@scripts/check.sh
+
+demo: deps
+	@scripts/demo.sh
+
+bench: deps
+	@bench/run.sh
+
+clean:
+	rm -rf $(B)/tests $(B)/results $(B)/demo $(B)/bench
+
+$(B)/bench/log_errno_bench: bench/log_errno_bench.c $(KSRC)/.ujail-key
+	@mkdir -p $(B)/bench
+	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -isystem $(KHDR)/include -o $@ $<
+
+bench-programs: kselftests
+	@$(MAKE) -s $(B)/bench/log_errno_bench
+
+$(B)/demo-bin/deny: scripts/demo/deny.c
+	@mkdir -p $(B)/demo-bin
+	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -o $@ $<
+
+demo-programs:
+	@$(MAKE) -s $(B)/demo-bin/deny

@@ -1,0 +1,57 @@
+#!/bin/bash
+# make bench: seccomp's cost per syscall on the patched kernel, the same
+# kernel built without the patch ("vanilla", same config) and Debian's stock
+# 6.12 kernel, all in QEMU. TCG emulates the CPU, so compare ratios within
+# one run, not absolute times. Raw output stays in build/bench/.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build/bench
+calls=${CALLS:-1000000}
+
+make -s kernel kernel-vanilla bench-programs
+stock=$(scripts/stock-kernel.sh 6.12)
+declare -A kernels=(
+	[patched]=build/kernel/out-patched/bzImage
+	[vanilla]=build/kernel/out-vanilla/bzImage
+	[stock-6.12]=$stock
+)
+order=(patched vanilla stock-6.12)
+
+for k in "${order[@]}"; do
+	scripts/vm.sh --kernel "${kernels[$k]}" --out "$out/$k" --timeout 900 \
+		--file "$out/log_errno_bench" --file build/tests/seccomp_benchmark \
+		--run "paths: ./log_errno_bench $calls" \
+		--run "seccomp_benchmark: ./seccomp_benchmark $calls" >"$out/$k.log" 2>&1 ||
+		{ cat "$out/$k.log"; echo "bench: the $k run failed" >&2; exit 1; }
+done
+
+value() { awk -v c="$2" '$1 == "case" && $2 == c { print $3 }' "$out/$1/paths.tap"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+
+echo
+echo "seccomp cost per syscall, ns per call in QEMU/TCG, $calls calls, best of 3"
+printf '%-28s' case; for k in "${order[@]}"; do printf '%12s' "$k"; done; echo
+for c in allowed/no-filter allowed/cacheable-filter allowed/arg-reading-filter \
+	denied/errno denied/log_errno denied/log_errno-silenced; do
+	printf '%-28s' "$c"
+	for k in "${order[@]}"; do printf '%12s' "$(value "$k" "$c")"; done
+	echo
+done
+echo
+echo "ratios (same run)"
+printf '  %-58s %s\n' "denied: log_errno / errno (patched)" \
+	"$(ratio "$(value patched denied/log_errno)" "$(value patched denied/errno)")"
+printf '  %-58s %s\n' "denied: log_errno silenced / errno (patched)" \
+	"$(ratio "$(value patched denied/log_errno-silenced)" "$(value patched denied/errno)")"
+for c in allowed/no-filter allowed/cacheable-filter allowed/arg-reading-filter denied/errno; do
+	printf '  %-58s %s\n' "$c: patched / vanilla" \
+		"$(ratio "$(value patched "$c")" "$(value vanilla "$c")")"
+done
+echo
+echo "the kernel's seccomp_benchmark ($calls getpid calls per case), ns per call:"
+for k in "${order[@]}"; do
+	echo "  $k:"
+	grep -E '^# (getpid |Estimated)' "$out/$k/seccomp_benchmark.tap" |
+		sed 's/^# /    /'
+done

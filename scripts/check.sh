@@ -1,0 +1,73 @@
+#!/bin/bash
+# make check: build everything, run every test on the host and in QEMU, and
+# end with "N passed, N failed". Results (TAP, logs, guest kernel logs) are
+# kept under build/results/.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+results=$top/build/results
+T=$top/build/tests
+rm -rf "$results"
+mkdir -p "$results"
+start=$(date +%s)
+
+say() { printf '\n== %s (%ds)\n' "$*" $(( $(date +%s) - start )); }
+
+# A build step is one TAP result; its log is kept, and shown if it fails.
+build_step() {	# build_step NAME COMMAND...
+	local name=$1; shift
+	say "build: $name"
+	if "$@" >"$results/build-$name.log" 2>&1; then
+		tail -n 3 "$results/build-$name.log"
+		echo "ok 1 build $name" >"$results/build-$name.tap"
+		return 0
+	fi
+	tail -n 40 "$results/build-$name.log"
+	echo "not ok 1 build $name" >"$results/build-$name.tap"
+	return 1
+}
+
+host_suite() {	# host_suite NAME COMMAND...
+	local name=$1; shift
+	say "host: $name"
+	"$@" 2>&1 | tee "$results/host-$name.tap" | grep -E '^(not )?ok ' || true
+}
+
+vm_suite() {	# vm_suite NAME KERNEL VM.SH-ARGS...
+	local name=$1 kernel=$2; shift 2
+	say "qemu: $name"
+	"$top/scripts/vm.sh" --kernel "$kernel" --out "$results/vm-$name" "$@"
+}
+
+built=1
+build_step kernel make -s kernel || built=0
+build_step kernel-audit make -s kernel-audit || built=0
+build_step kselftests make -s kselftests || built=0
+stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
+stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
+
+host_suite vm-runner tests/runner/vm_runner_test.sh
+
+if [ $built = 1 ]; then
+	K=$top/build/kernel
+	vm_suite patched "$K/out-patched/bzImage" --timeout 600 \
+		--file "$T/log_errno_test" --file "$T/seccomp_bpf" \
+		--run 'log_errno: ./log_errno_test' \
+		--run 'seccomp_bpf: ./seccomp_bpf'
+	vm_suite audit "$K/out-audit/bzImage" --timeout 300 \
+		--file "$T/log_errno_audit_test" --file "$T/log_errno_test" \
+		--run 'log_errno_audit: ./log_errno_audit_test' \
+		--run 'log_errno: ./log_errno_test'
+	# Debian's stock kernels: no patch, so log_errno must be absent, and
+	# the kernel's suite with our selftest patch must still pass.
+	vm_suite stock-6.12 "$stock612" --timeout 600 \
+		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" \
+		--run 'log_errno_absent: ./log_errno_absent_test' \
+		--run 'seccomp_bpf: ./seccomp_bpf'
+	vm_suite stock-6.1 "$stock61" --timeout 300 \
+		--file "$T/log_errno_absent_test" \
+		--run 'log_errno_absent: ./log_errno_absent_test'
+fi
+
+say "summary"
+exec scripts/tap-summary "$results"

@@ -1,0 +1,172 @@
+#!/bin/bash
+# Build the QEMU test kernel: Debian's linux-source-6.12 with kernel/seccomp/
+# applied as a series, configured from tinyconfig plus kselftest config
+# fragments.
+#
+#   scripts/kernel.sh src                 extract and patch the source only
+#   scripts/kernel.sh build VARIANT       build bzImage + Module.symvers
+#
+# Variants: "patched" (the series and the test fragments), "audit" (the same
+# with CONFIG_AUDIT=y) and "vanilla" (no patches, for benchmarks).
+#
+# Artifacts land in build/kernel/out-VARIANT/. A finished build is also
+# stored in a cache outside the clone ($UJAIL_KERNEL_CACHE, default
+# /var/cache/ujail-kernel) under a hash of source, patches and config, so a
+# second clone on the same machine does not compile again.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=/usr/src/linux-source-6.12.tar.xz
+kdir=$top/build/kernel
+cache=${UJAIL_KERNEL_CACHE:-/var/cache/ujail-kernel}
+jobs=${JOBS:-$(nproc)}
+
+die() { echo "kernel.sh: $*" >&2; exit 1; }
+
+[ -r "$tarball" ] || die "$tarball missing (apt-get install linux-source-6.12)"
+
+series() { ls "$top"/kernel/seccomp/*.patch 2>/dev/null | sort; }
+
+fragments() {
+	local variant=$1
+	echo "$top/tests/kselftest/config"
+	ls "$top"/tests/kselftest/*/config 2>/dev/null | sort
+	case $variant in
+	patched) ;;
+	audit) echo "$top/tests/kselftest/variants/audit.config" ;;
+	vanilla) echo "$top/tests/kselftest/variants/vanilla.config" ;;
+	*) die "unknown variant '$variant' (patched, audit, vanilla)" ;;
+	esac
+}
+
+# Hash of everything a source tree depends on.
+src_key() {
+	local variant=$1
+	{
+		stat -c '%s %Y' "$tarball"
+		[ "$variant" = vanilla ] || cat $(series) "$top/kernel/Kconfig"
+	} | sha256sum | cut -c1-16
+}
+
+apply_series() {
+	local src=$1 dir=$2 p
+	for p in $(ls "$dir"/*.patch 2>/dev/null | sort); do
+		echo "kernel.sh: applying $(basename "$p")" >&2
+		patch -d "$src" -p1 --forward --batch --quiet <"$p" >&2 ||
+			die "$(basename "$p") does not apply to linux-source-6.12"
+	done
+}
+
+# Reverse the series recorded in the tree; false if it does not reverse.
+unapply_series() {
+	local src=$1 p
+	for p in $(ls "$src"/.ujail-series/*.patch 2>/dev/null | sort -r); do
+		patch -d "$src" -p1 -R --batch --quiet --dry-run <"$p" >/dev/null 2>&1 || return 1
+		patch -d "$src" -p1 -R --batch --quiet <"$p" >/dev/null
+	done
+}
+
+# The in-tree entries of kernel/Kconfig: the repo's kernel/ becomes ujail/.
+link_kconfig() {
+	local src=$1
+	ln -sfn "$top/kernel" "$src/ujail"
+	grep -qxF 'source "ujail/Kconfig"' "$src/Kconfig" ||
+		printf '\nsource "ujail/Kconfig"\n' >>"$src/Kconfig"
+}
+
+# A clean tree with the current series applied. A changed series is
+# reversed and re-applied in place, so make only rebuilds what it touches.
+prepare_src() {
+	local variant=$1 src key
+	key=$(src_key "$variant")
+	if [ "$variant" = vanilla ]; then src=$kdir/src-vanilla; else src=$kdir/src; fi
+	if [ -f "$src/.ujail-key" ] && [ "$(cat "$src/.ujail-key")" = "$key" ]; then
+		echo "$src"
+		return
+	fi
+	rm -f "$src/.ujail-key"
+	if [ ! -d "$src" ] || ! unapply_series "$src"; then
+		echo "kernel.sh: extracting $(basename "$tarball") into ${src#"$top"/}" >&2
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
+		# Extracted files carry the tarball's old mtimes: objects built
+		# from an earlier tree must go, see build().
+		date +%s.%N >"$src.tmp/.ujail-extracted"
+		mv "$src.tmp" "$src"
+	fi
+	rm -rf "$src/.ujail-series"
+	mkdir -p "$src/.ujail-series"
+	if [ "$variant" != vanilla ]; then
+		apply_series "$src" "$top/kernel/seccomp"
+		cp $(series) "$src/.ujail-series/"
+		link_kconfig "$src"
+	fi
+	echo "$key" >"$src/.ujail-key"
+	echo "$src"
+}
+
+configure() {
+	local src=$1 obj=$2 variant=$3 frag
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	# shellcheck disable=SC2046
+	(cd "$src" && KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh \
+		-m -O "$obj" "$obj/.config" $(fragments "$variant")) >/dev/null
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	# Every option the fragments ask for (the last one wins) must have
+	# survived olddefconfig, or a dependency is missing.
+	# shellcheck disable=SC2046
+	awk '/^CONFIG_[A-Z0-9_]+=/ { split($0, kv, "="); want[kv[1]] = $0 }
+	     /^# CONFIG_[A-Z0-9_]+ is not set/ { want[$2] = $0 }
+	     END { for (k in want) print want[k] }' $(fragments "$variant") |
+	while read -r line; do
+		# The unpatched tree has no such option.
+		[ "$variant" = vanilla ] && [[ $line == *SECCOMP_LOG_ERRNO* || $line == *CONFIG_UJAIL=* ]] && continue
+		grep -qxF -- "$line" "$obj/.config" ||
+			echo "kernel.sh: config fragments ask for '$line' but the final config differs (missing dependency?)" >&2
+	done 2>&1 | tee "$obj/.ujail-config-errors" >&2
+	[ ! -s "$obj/.ujail-config-errors" ] || die "fix the config fragments"
+}
+
+build() {
+	local variant=$1 src obj out key
+	src=$(prepare_src "$variant")
+	obj=$kdir/obj-$variant
+	out=$kdir/out-$variant
+	key=$( { cat "$src/.ujail-key"; cat $(fragments "$variant"); cat "$0"; } | sha256sum | cut -c1-16)
+
+	if [ -f "$out/.ujail-key" ] && [ "$(cat "$out/.ujail-key")" = "$key" ]; then
+		return
+	fi
+	if [ -f "$cache/$key/bzImage" ]; then
+		echo "kernel.sh: $variant kernel from cache $cache/$key"
+		rm -rf "$out"; mkdir -p "$out"
+		cp -a "$cache/$key/." "$out/"
+		return
+	fi
+
+	# Objects from a previous extraction cannot be trusted (see
+	# prepare_src); a series re-applied in place is left to make.
+	if ! cmp -s "$src/.ujail-extracted" "$obj/.ujail-extracted"; then
+		rm -rf "$obj"
+	fi
+	configure "$src" "$obj" "$variant"
+	cp "$src/.ujail-extracted" "$obj/.ujail-extracted"
+	echo "kernel.sh: building the $variant kernel (about 7 minutes on 2 cores the first time)"
+	make -s -C "$src" O="$obj" -j"$jobs" bzImage modules >/dev/null ||
+		die "kernel build failed (make -C ${src#"$top"/} O=${obj#"$top"/})"
+
+	rm -rf "$out"; mkdir -p "$out"
+	cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/Module.symvers" "$obj/System.map" "$out/"
+	echo "$key" >"$out/.ujail-key"
+	if mkdir -p "$cache/$key.tmp" 2>/dev/null; then
+		cp -a "$out/." "$cache/$key.tmp/" && rm -rf "$cache/$key" && mv "$cache/$key.tmp" "$cache/$key"
+	fi
+}
+
+case ${1:-} in
+src) prepare_src "${2:-patched}" >/dev/null ;;
+build) build "${2:-patched}" ;;
+*) die "usage: kernel.sh src [VARIANT] | build VARIANT" ;;
+esac

@@ -1,0 +1,133 @@
+#!/bin/bash
+# Boot a kernel in QEMU with a busybox initramfs, run test programs in the
+# guest and collect their TAP output.
+#
+#   scripts/vm.sh --kernel BZIMAGE --out DIR [--file PATH]... [--modules DIR]
+#                 [--append ARGS] [--timeout SECONDS] [--mem MB]
+#                 --run 'NAME: COMMAND'...
+#
+# --file copies a (static) program or data file to /opt/tests in the guest;
+# --run runs COMMAND there with /opt/tests as the working directory, its
+# output is DIR/NAME.tap. The kernel console goes to DIR/console.log.
+#
+# Fails (exit 1) when a command exits non-zero or prints "not ok", when the
+# guest does not finish within the timeout, or when the kernel log shows an
+# Oops, BUG, WARNING, KASAN or lockdep report; the kernel log is then
+# printed. Uses KVM only when a probe boot shows it works (see vm_accel).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel="" out="" modules="" append="" timeout=300 mem=512
+files=() runs=()
+
+die() { echo "vm.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--file) files+=("$2"); shift 2 ;;
+	--modules) modules=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--run) runs+=("$2"); shift 2 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+done
+[ -n "$kernel" ] && [ -r "$kernel" ] || die "--kernel: '$kernel' is not a readable kernel image"
+[ -n "$out" ] || die "--out is required"
+[ ${#runs[@]} -gt 0 ] || die "nothing to --run"
+busybox=/bin/busybox	# from busybox-static
+[ -x "$busybox" ] || die "busybox-static is not installed (scripts/deps.sh)"
+
+rm -rf "$out"
+mkdir -p "$out"
+root=$out/initramfs
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,opt/tests,etc}
+cp "$busybox" "$root/bin/busybox"
+for f in "${files[@]}"; do
+	[ -e "$f" ] || die "--file: '$f' does not exist"
+	cp -a "$f" "$root/opt/tests/"
+done
+[ -z "$modules" ] || cp -a "$modules" "$root/lib/modules"
+
+# The guest runs each command and frames its output on the second serial
+# port, apart from the kernel console on the first.
+{
+	echo '#!/bin/busybox sh'
+	echo '/bin/busybox --install -s /bin'
+	echo 'export PATH=/bin:/opt/tests'
+	echo 'mount -t proc proc /proc; mount -t sysfs sys /sys'
+	echo 'mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp'
+	echo 'exec </dev/null >/dev/ttyS1 2>&1'
+	echo 'cd /opt/tests'
+	for r in "${runs[@]}"; do
+		name=${r%%:*}
+		cmd=${r#*:}
+		printf 'echo "### begin %s"\n' "$name"
+		printf '( %s ); echo "### end %s $?"\n' "$cmd" "$name"
+	done
+	echo 'echo "### all done"'
+	echo 'reboot -f'
+} >"$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$out/initramfs.cpio"
+
+accel=$("$top/scripts/vm_accel" "$kernel")
+echo "vm.sh: booting $(basename "$kernel") under $accel: ${runs[*]%%:*}"
+start=$(date +%s)
+set +e
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -m "$mem" \
+	-smp 2 -nodefaults -display none -no-reboot \
+	-kernel "$kernel" -initrd "$out/initramfs.cpio" \
+	-append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7 $append" \
+	-serial "file:$out/console.log" -serial "file:$out/tests.log" \
+	</dev/null >"$out/qemu.log" 2>&1
+qemu_rc=$?
+set -e
+echo "vm.sh: guest ran $(( $(date +%s) - start )) s"
+
+failed=0
+fail() { echo "vm.sh: FAIL: $*"; failed=1; }
+
+[ $qemu_rc -eq 124 ] || [ $qemu_rc -eq 137 ] && fail "guest timed out after ${timeout}s"
+[ $qemu_rc -eq 0 ] || [ $qemu_rc -eq 124 ] || [ $qemu_rc -eq 137 ] ||
+	fail "qemu exited with $qemu_rc: $(tail -3 "$out/qemu.log")"
+tr -d '\r' <"$out/tests.log" >"$out/tests.txt"
+grep -q '^### all done' "$out/tests.txt" || fail "guest did not finish its run list"
+
+for r in "${runs[@]}"; do
+	name=${r%%:*}
+	awk -v n="$name" '$0 == "### begin " n { on = 1; next }
+		on && index($0, "### end " n " ") == 1 { exit }
+		on { print }' "$out/tests.txt" >"$out/$name.tap"
+	rc=$(sed -n "s/^### end $name \([0-9]*\)$/\1/p" "$out/tests.txt")
+	if [ -z "$rc" ]; then
+		fail "$name did not finish"
+		echo "not ok 1 $name did not finish (guest died or timed out)" >>"$out/$name.tap"
+	elif [ "$rc" != 0 ]; then
+		fail "$name exited with status $rc"
+		grep -q '^not ok' "$out/$name.tap" ||
+			echo "not ok 1 $name exited with status $rc" >>"$out/$name.tap"
+	fi
+	grep -E '^(not )?ok ' "$out/$name.tap" | sed "s/^/  [$name] /" || true
+done
+
+bad='(Oops|BUG:|WARNING:|KASAN|possible recursive locking|possible circular locking|inconsistent lock state|lockdep|Kernel panic|general protection fault|Call Trace:)'
+report=$(tr -d '\r' <"$out/console.log" | grep -E "$bad" | head -5 || true)
+[ -z "$report" ] || fail "kernel log shows a crash or warning report:"$'\n'"$report"
+
+# The guest itself as two more test results.
+finished=ok; grep -q '^### all done' "$out/tests.txt" && [ "$qemu_rc" = 0 ] || finished="not ok"
+clean=ok; [ -z "$report" ] || clean="not ok"
+printf '%s 1 guest ran its run list and shut down in time\n%s 2 kernel log has no Oops, BUG, WARNING, KASAN or lockdep report\n' \
+	"$finished" "$clean" >"$out/vm.tap"
+
+if [ $failed -ne 0 ]; then
+	echo "----- guest kernel log ($out/console.log) -----"
+	tr -d '\r' <"$out/console.log" | tail -n 200
+	echo "----- end of guest kernel log -----"
+	exit 1
+fi
+exit 0

@@ -1,0 +1,40 @@
+#!/bin/bash
+# The QEMU runner must catch what it is there to catch: a "not ok", a
+# non-zero exit without TAP, a hung guest and a kernel crash. Boots Debian's
+# stock 6.12 kernel (no build needed). Prints TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
+work=$top/build/results/runner-work
+n=0 failed=0
+
+check() {	# check DESCRIPTION COMMAND...
+	local desc=$1; shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; failed=1; fi
+}
+
+echo "1..8"
+"$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
+	--run 'good: echo "ok 1 fine"' \
+	--run 'bad: echo "not ok 1 broken"' \
+	--run 'crashed: exit 3' >"$work.mixed.log" 2>&1
+rc=$?
+check "a failing test makes the runner fail" test $rc = 1
+check "a passing program's TAP is kept" grep -qx 'ok 1 fine' "$work/mixed/good.tap"
+check "a 'not ok' is reported" grep -qx 'not ok 1 broken' "$work/mixed/bad.tap"
+check "a non-zero exit without TAP counts as a failure" \
+	grep -q '^not ok 1 crashed exited with status 3' "$work/mixed/crashed.tap"
+
+"$top/scripts/vm.sh" --kernel "$kernel" --out "$work/hang" --timeout 25 \
+	--run 'hang: sleep 600' >"$work.hang.log" 2>&1
+rc=$?
+check "a hung guest fails the run" test $rc = 1
+check "the timeout is named" grep -q 'guest timed out after 25s' "$work.hang.log"
+
+"$top/scripts/vm.sh" --kernel "$kernel" --out "$work/panic" --timeout 120 \
+	--run 'panic: echo c >/proc/sysrq-trigger' >"$work.panic.log" 2>&1
+rc=$?
+check "a kernel crash fails the run" test $rc = 1
+check "the kernel log is printed on failure" grep -q 'Kernel panic' "$work.panic.log"
+exit $failed
