@@ -5,7 +5,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
-work=$top/build/results/runner-work
+work=$top/build/runner-selftest
 n=0 failed=0
 
 check() {	# check DESCRIPTION COMMAND...
