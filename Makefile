@@ -20,7 +20,7 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
 	-I$(TOP)/tests/kselftest/seccomp
 
-.PHONY: all deps src kernel kernel-audit kernel-vanilla headers kselftests \
+.PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
 	check demo bench bench-programs demo-programs clean
 
 all: kernel kselftests
@@ -37,6 +37,9 @@ kernel: src
 
 kernel-audit: src
 	@scripts/kernel.sh build audit
+
+kernel-nolog: src
+	@scripts/kernel.sh build nolog
 
 kernel-vanilla: deps
 	@scripts/kernel.sh build vanilla

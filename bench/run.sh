@@ -22,7 +22,7 @@ for k in "${order[@]}"; do
 	scripts/vm.sh --kernel "${kernels[$k]}" --out "$out/$k" --timeout 900 \
 		--file "$out/log_errno_bench" --file build/tests/seccomp_benchmark \
 		--run "paths: ./log_errno_bench $calls" \
-		--run "seccomp_benchmark: ./seccomp_benchmark $calls" >"$out/$k.log" 2>&1 ||
+		--run "seccomp_benchmark: ./seccomp_benchmark $calls; echo \"# exit status \$?\"" >"$out/$k.log" 2>&1 ||
 		{ cat "$out/$k.log"; echo "bench: the $k run failed" >&2; exit 1; }
 done
 

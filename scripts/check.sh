@@ -42,10 +42,12 @@ vm_suite() {	# vm_suite NAME KERNEL VM.SH-ARGS...
 built=1
 build_step kernel make -s kernel || built=0
 build_step kernel-audit make -s kernel-audit || built=0
+build_step kernel-nolog make -s kernel-nolog || built=0
 build_step kselftests make -s kselftests || built=0
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
 
+host_suite kernel-series tests/build/kernel_series_test.sh
 host_suite vm-runner tests/runner/vm_runner_test.sh
 
 if [ $built = 1 ]; then
@@ -58,6 +60,11 @@ if [ $built = 1 ]; then
 		--file "$T/log_errno_audit_test" --file "$T/log_errno_test" \
 		--run 'log_errno_audit: ./log_errno_audit_test' \
 		--run 'log_errno: ./log_errno_test'
+	# The series with CONFIG_SECCOMP_LOG_ERRNO=n: the option really guards it.
+	vm_suite nolog "$K/out-nolog/bzImage" --timeout 600 \
+		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" \
+		--run 'log_errno_absent: ./log_errno_absent_test' \
+		--run 'seccomp_bpf: ./seccomp_bpf'
 	# Debian's stock kernels: no patch, so log_errno must be absent, and
 	# the kernel's suite with our selftest patch must still pass.
 	vm_suite stock-6.12 "$stock612" --timeout 600 \

@@ -7,7 +7,10 @@
 #   scripts/kernel.sh build VARIANT       build bzImage + Module.symvers
 #
 # Variants: "patched" (the series and the test fragments), "audit" (the same
-# with CONFIG_AUDIT=y) and "vanilla" (no patches, for benchmarks).
+# with CONFIG_AUDIT=y), "nolog" (the series with CONFIG_SECCOMP_LOG_ERRNO=n)
+# and "vanilla" (no patches, for benchmarks).
+#
+# The build runs with W=1; a warning in a C file the series touches fails it.
 #
 # Artifacts land in build/kernel/out-VARIANT/. A finished build is also
 # stored in a cache outside the clone ($UJAIL_KERNEL_CACHE, default
@@ -17,7 +20,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
-kdir=$top/build/kernel
+kdir=${UJAIL_KERNEL_DIR:-$top/build/kernel}
+series_dir=${UJAIL_SERIES_DIR:-$top/kernel/seccomp}
 cache=${UJAIL_KERNEL_CACHE:-/var/cache/ujail-kernel}
 jobs=${JOBS:-$(nproc)}
 
@@ -25,7 +29,7 @@ die() { echo "kernel.sh: $*" >&2; exit 1; }
 
 [ -r "$tarball" ] || die "$tarball missing (apt-get install linux-source-6.12)"
 
-series() { ls "$top"/kernel/seccomp/*.patch 2>/dev/null | sort; }
+series() { ls "$series_dir"/*.patch 2>/dev/null | sort; }
 
 fragments() {
 	local variant=$1
@@ -34,8 +38,9 @@ fragments() {
 	case $variant in
 	patched) ;;
 	audit) echo "$top/tests/kselftest/variants/audit.config" ;;
+	nolog) echo "$top/tests/kselftest/variants/nolog.config" ;;
 	vanilla) echo "$top/tests/kselftest/variants/vanilla.config" ;;
-	*) die "unknown variant '$variant' (patched, audit, vanilla)" ;;
+	*) die "unknown variant '$variant' (patched, audit, nolog, vanilla)" ;;
 	esac
 }
 
@@ -48,13 +53,20 @@ src_key() {
 	} | sha256sum | cut -c1-16
 }
 
+# Each patch is tried first, so a reject leaves the tree with exactly the
+# patches recorded in .ujail-series applied, for the next run to reverse.
 apply_series() {
-	local src=$1 dir=$2 p
-	for p in $(ls "$dir"/*.patch 2>/dev/null | sort); do
+	local src=$1 p
+	for p in $(series); do
 		echo "kernel.sh: applying $(basename "$p")" >&2
-		patch -d "$src" -p1 --forward --batch --quiet <"$p" >&2 ||
+		if ! patch -d "$src" -p1 --forward --batch --fuzz=0 --dry-run <"$p" >"$src/.ujail-reject" 2>&1; then
+			cat "$src/.ujail-reject" >&2
 			die "$(basename "$p") does not apply to linux-source-6.12"
+		fi
+		patch -d "$src" -p1 --forward --batch --fuzz=0 --quiet <"$p" >&2
+		cp "$p" "$src/.ujail-series/"
 	done
+	rm -f "$src/.ujail-reject"
 }
 
 # Reverse the series recorded in the tree; false if it does not reverse.
@@ -98,8 +110,7 @@ prepare_src() {
 	rm -rf "$src/.ujail-series"
 	mkdir -p "$src/.ujail-series"
 	if [ "$variant" != vanilla ]; then
-		apply_series "$src" "$top/kernel/seccomp"
-		cp $(series) "$src/.ujail-series/"
+		apply_series "$src"
 		link_kconfig "$src"
 	fi
 	echo "$key" >"$src/.ujail-key"
@@ -129,6 +140,15 @@ configure() {
 	[ ! -s "$obj/.ujail-config-errors" ] || die "fix the config fragments"
 }
 
+# W=1 warnings in the C files the series touches fail the build.
+check_warnings() {
+	local variant=$1 log=$2 files found
+	[ "$variant" != vanilla ] || return 0
+	files=$(sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' $(series) | grep -v '^tools/' | sort -u)
+	found=$(for f in $files; do grep -F "$f:" "$log"; done | grep -E 'warning|error' || true)
+	[ -z "$found" ] || { echo "$found" >&2; die "W=1 warnings in code the series touches"; }
+}
+
 build() {
 	local variant=$1 src obj out key
 	src=$(prepare_src "$variant")
@@ -154,8 +174,11 @@ build() {
 	configure "$src" "$obj" "$variant"
 	cp "$src/.ujail-extracted" "$obj/.ujail-extracted"
 	echo "kernel.sh: building the $variant kernel (about 7 minutes on 2 cores the first time)"
-	make -s -C "$src" O="$obj" -j"$jobs" bzImage modules >/dev/null ||
-		die "kernel build failed (make -C ${src#"$top"/} O=${obj#"$top"/})"
+	make -s -C "$src" O="$obj" -j"$jobs" W=1 bzImage modules >/dev/null 2>"$obj/.ujail-build.log" || {
+		tail -n 30 "$obj/.ujail-build.log" >&2
+		die "kernel build failed (make -C ${src#"$top"/} O=${obj#"$top"/} W=1)"
+	}
+	check_warnings "$variant" "$obj/.ujail-build.log"
 
 	rm -rf "$out"; mkdir -p "$out"
 	cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/Module.symvers" "$obj/System.map" "$out/"

@@ -50,7 +50,7 @@ for f in "${files[@]}"; do
 	[ -e "$f" ] || die "--file: '$f' does not exist"
 	cp -a "$f" "$root/opt/tests/"
 done
-[ -z "$modules" ] || cp -a "$modules" "$root/lib/modules"
+[ -z "$modules" ] || { mkdir -p "$root/lib"; cp -a "$modules" "$root/lib/modules"; }
 
 # The guest runs each command and frames its output on the second serial
 # port, apart from the kernel console on the first.
