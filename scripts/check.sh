@@ -47,6 +47,7 @@ build_step kselftests make -s kselftests || built=0
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
 
+host_suite checkpatch tests/build/checkpatch_test.sh
 host_suite kernel-series tests/build/kernel_series_test.sh
 host_suite vm-runner tests/runner/vm_runner_test.sh
 

@@ -14,14 +14,19 @@ check() {	# check DESCRIPTION COMMAND...
 	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; failed=1; fi
 }
 
-echo "1..8"
+echo "1..9"
+rm -rf "$work" && mkdir -p "$work/modules/extra"
+echo marker >"$work/modules/extra/probe.ko"
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
+	--modules "$work/modules" \
 	--run 'good: echo "ok 1 fine"' \
+	--run 'modules: cat /lib/modules/extra/probe.ko' \
 	--run 'bad: echo "not ok 1 broken"' \
 	--run 'crashed: exit 3' >"$work.mixed.log" 2>&1
 rc=$?
 check "a failing test makes the runner fail" test $rc = 1
 check "a passing program's TAP is kept" grep -qx 'ok 1 fine' "$work/mixed/good.tap"
+check "--modules puts the tree at /lib/modules in the guest" grep -qx marker "$work/mixed/modules.tap"
 check "a 'not ok' is reported" grep -qx 'not ok 1 broken' "$work/mixed/bad.tap"
 check "a non-zero exit without TAP counts as a failure" \
 	grep -q '^not ok 1 crashed exited with status 3' "$work/mixed/crashed.tap"
