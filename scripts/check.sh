@@ -28,9 +28,16 @@ build_step() {	# build_step NAME COMMAND...
 }
 
 host_suite() {	# host_suite NAME COMMAND...
-	local name=$1; shift
+	local name=$1 tap rc; shift
+	tap=$results/host-$name.tap
 	say "host: $name"
-	"$@" 2>&1 | tee "$results/host-$name.tap" | grep -E '^(not )?ok ' || true
+	"$@" >"$tap" 2>&1
+	rc=$?
+	cat "$tap"
+	# A suite that fails without saying which test failed still counts.
+	if [ $rc != 0 ] && ! grep -q '^not ok' "$tap"; then
+		echo "not ok 1 $name exited with status $rc" | tee -a "$tap"
+	fi
 }
 
 vm_suite() {	# vm_suite NAME KERNEL VM.SH-ARGS...

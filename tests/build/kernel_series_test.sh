@@ -1,0 +1,54 @@
+#!/bin/bash
+# scripts/kernel.sh's handling of the patch series, on a scratch copy of the
+# series and tree: it applies in order, a changed patch is re-applied in
+# place on a clean tree, and a reject fails loudly and leaves a tree the
+# next run can recover. Prints TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$top/build/series-test
+n=0 failed=0
+
+check() {	# check DESCRIPTION COMMAND...
+	local desc=$1; shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; failed=1; fi
+}
+has() { grep -qF -- "$2" "$work/kernel/src/$1"; }
+lacks() { ! has "$@"; }
+ksrc() { "$top/scripts/kernel.sh" src patched >"$work/log" 2>&1; }
+
+rm -rf "$work"
+mkdir -p "$work/series"
+cp "$top"/kernel/seccomp/*.patch "$work/series/"
+export UJAIL_SERIES_DIR=$work/series UJAIL_KERNEL_DIR=$work/kernel
+first=$(ls "$work"/series/*.patch | head -n 1)
+uapi=include/uapi/linux/seccomp.h
+
+echo "1..8"
+ksrc
+check "the series applies to linux-source-6.12" test $? = 0
+check "the kernel change is in the tree" has "$uapi" 'SECCOMP_RET_LOG_ERRNO'
+check "the selftest change is in the tree" \
+	has tools/testing/selftests/seccomp/seccomp_bpf.c 'LOG_ERRNO_capped'
+
+# Change a patch: the tree gets the new text and loses the old, in place.
+touch -d '2000-01-01' "$work/kernel/src/kernel/fork.c"
+sed -i 's|returns an errno and logs \*/|returns an errno and logs it */|' "$first"
+ksrc
+check "a changed patch re-applies" has "$uapi" 'returns an errno and logs it */'
+check "the old version of the patch is gone" lacks "$uapi" 'returns an errno and logs */'
+check "re-applying does not re-extract the tree" \
+	test "$(stat -c %Y "$work/kernel/src/kernel/fork.c")" = "$(date -d 2000-01-01 +%s)"
+
+# A patch that no longer applies: a loud failure naming it, then recovery.
+sed -i 's|^ #include <linux/audit.h>$| #include <linux/audio.h>|' "$first"
+ksrc
+rc=$?
+check "a rejected patch fails the build, naming the patch" \
+	eval "test $rc != 0 && grep -q 'does not apply' '$work/log' && grep -qF '$(basename "$first")' '$work/log'"
+cp "$top"/kernel/seccomp/*.patch "$work/series/"
+ksrc
+check "fixing the patch recovers the same tree" \
+	eval "test $? = 0 && grep -q 'returns an errno and logs \*/' '$work/kernel/src/$uapi' && ! find '$work/kernel/src' -name '*.rej' | grep -q ."
+rm -rf "$work"
+exit $failed
