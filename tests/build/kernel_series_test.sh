@@ -6,13 +6,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$top/build/series-test
-n=0 failed=0
-
-check() {	# check DESCRIPTION COMMAND...
-	local desc=$1; shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; failed=1; fi
-}
+. "$top/tests/lib/tap.sh"
 has() { grep -qF -- "$2" "$work/kernel/src/$1"; }
 lacks() { ! has "$@"; }
 ksrc() { "$top/scripts/kernel.sh" src patched >"$work/log" 2>&1; }
@@ -51,4 +45,4 @@ ksrc
 check "fixing the patch recovers the same tree" \
 	eval "test $? = 0 && grep -q 'returns an errno and logs \*/' '$work/kernel/src/$uapi' && ! find '$work/kernel/src' -name '*.rej' | grep -q ."
 rm -rf "$work"
-exit $failed
+tap_exit

@@ -6,13 +6,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
-n=0 failed=0
-
-check() {	# check DESCRIPTION COMMAND...
-	local desc=$1; shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; failed=1; fi
-}
+. "$top/tests/lib/tap.sh"
 
 echo "1..9"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
@@ -42,4 +36,4 @@ check "the timeout is named" grep -q 'guest timed out after 25s' "$work.hang.log
 rc=$?
 check "a kernel crash fails the run" test $rc = 1
 check "the kernel log is printed on failure" grep -q 'Kernel panic' "$work.panic.log"
-exit $failed
+tap_exit
