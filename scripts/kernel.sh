@@ -5,6 +5,7 @@
 #
 #   scripts/kernel.sh src                 extract and patch the source only
 #   scripts/kernel.sh build VARIANT       build bzImage + Module.symvers
+#   scripts/kernel.sh warnings LOG        the W=1 gate alone, on a build log
 #
 # Variants: "patched" (the series and the test fragments), "audit" (the same
 # with CONFIG_AUDIT=y), "nolog" (the series with CONFIG_SECCOMP_LOG_ERRNO=n)
@@ -191,5 +192,6 @@ build() {
 case ${1:-} in
 src) prepare_src "${2:-patched}" >/dev/null ;;
 build) build "${2:-patched}" ;;
-*) die "usage: kernel.sh src [VARIANT] | build VARIANT" ;;
+warnings) check_warnings patched "${2:?usage: kernel.sh warnings BUILD_LOG}" ;;
+*) die "usage: kernel.sh src [VARIANT] | build VARIANT | warnings BUILD_LOG" ;;
 esac
