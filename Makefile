@@ -71,6 +71,8 @@ $(T)/seccomp_bpf $(T)/seccomp_benchmark: $(T)/%: $(SELFTESTS)/seccomp/%.c $(KSRC
 	$(CC) -static -O2 -Wall -Wl,-no-as-needed -isystem $(KHDR)/include -I$(SELFTESTS) \
 		-o $@ $< -lpthread -lcap
 
+include userspace/seccomp/build.mk
+
 check: deps
 	@scripts/check.sh
 

@@ -1,0 +1,79 @@
+# Seccomp policy tools, the preload shim and their unit tests; included by
+# the top Makefile.
+#
+#   build/bin/ujail-seccomp                   policy compiler / loader (json-c)
+#   build/bin-static/ujail-seccomp            the same, static, for the QEMU guest
+#   build/lib/libpreload-seccomp.so           shim for glibc programs
+#   build/lib/musl/libpreload-seccomp.so      shim for musl programs
+#   build/tests/unit/*_test                   unit tests (ASan + UBSan), TAP
+
+US := $(TOP)/userspace/seccomp
+GEN := $(B)/gen
+UB := $(B)/userspace
+USR_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(US) -I$(GEN)
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+USR_HDRS := $(wildcard $(US)/*.h)
+
+# Every .c in userspace/seccomp except the command is library code.
+SECCOMP_LIB_SRC := $(filter-out $(US)/main.c,$(wildcard $(US)/*.c)) $(GEN)/syscall_tables.c
+SECCOMP_LIB_OBJ := $(patsubst %.c,$(UB)/obj/%.o,$(notdir $(SECCOMP_LIB_SRC)))
+SECCOMP_LIB_ASAN := $(patsubst %.c,$(UB)/asan/%.o,$(notdir $(SECCOMP_LIB_SRC)))
+SECCOMP_LIB_STATIC := $(patsubst %.c,$(UB)/static/%.o,$(notdir $(SECCOMP_LIB_SRC)))
+PRELOAD_SRC := $(wildcard $(TOP)/preload/*.c) $(US)/install.c
+UNIT_TESTS := $(patsubst $(TOP)/tests/unit/%.c,$(T)/unit/%,$(wildcard $(TOP)/tests/unit/*_test.c))
+
+vpath %.c $(US) $(GEN)
+
+.PHONY: userspace unit-tests
+
+userspace: $(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp \
+	$(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
+
+unit-tests: $(UNIT_TESTS)
+
+# Syscall tables from the kernel source (make src extracts it).
+$(GEN)/syscall_tables.c: $(US)/gen-syscalls.sh $(KSRC)/.ujail-key
+	@mkdir -p $(GEN)
+	$(US)/gen-syscalls.sh $(KSRC) >$@.tmp && mv $@.tmp $@
+
+$(UB)/obj/%.o: %.c $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) -c -o $@ $<
+
+$(UB)/asan/%.o: %.c $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) $(SANITIZE) -c -o $@ $<
+
+$(UB)/static/%.o: %.c $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) -c -o $@ $<
+
+$(UB)/libujail-seccomp.a: $(SECCOMP_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(UB)/libujail-seccomp-asan.a: $(SECCOMP_LIB_ASAN)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/bin/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp.a $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) -o $@ $< $(UB)/libujail-seccomp.a -ljson-c
+
+$(B)/bin-static/ujail-seccomp: $(US)/main.c $(SECCOMP_LIB_STATIC) $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) -static -o $@ $< $(SECCOMP_LIB_STATIC) -ljson-c
+
+# The shim: libc only, one per libc.
+$(B)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC) -ldl
+
+$(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+	@mkdir -p $(@D)
+	musl-gcc $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
+
+$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< \
+		$(UB)/libujail-seccomp-asan.a -ljson-c

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Syscall name tables of the architectures the policy compiler targets,
+ * generated at build time from the kernel's own syscall tables
+ * (gen-syscalls.sh -> build/gen/syscall_tables.c).
+ */
+#ifndef UJS_SYSCALLS_H
+#define UJS_SYSCALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The x32 ABI shares AUDIT_ARCH_X86_64 and sets this bit in the number. */
+#define UJS_X32_SYSCALL_BIT 0x40000000U
+
+struct ujs_syscall {
+	const char *name;
+	uint32_t nr;		/* as seen in seccomp_data.nr (x32: bit set) */
+};
+
+struct ujs_arch {
+	const char *name;	/* "x86_64", "x32", "i386", "aarch64", "arm", "mips", "mipsel" */
+	const char *oci_name;	/* "SCMP_ARCH_X86_64", ... */
+	uint32_t audit_arch;	/* AUDIT_ARCH_* (seccomp_data.arch) */
+	const struct ujs_syscall *calls;	/* sorted by name */
+	size_t n_calls;
+};
+
+/* Every architecture with a table, in a fixed order. */
+const struct ujs_arch *const *ujs_arch_all(size_t *n);
+
+/* By short name ("x86_64") or OCI name ("SCMP_ARCH_X86_64"); NULL if none. */
+const struct ujs_arch *ujs_arch_by_name(const char *name);
+
+/* The architecture this program was built for. */
+const struct ujs_arch *ujs_arch_native(void);
+
+/*
+ * The architectures a filter for @target also sees: x86_64 -> x32 and
+ * i386; aarch64 -> arm; others none. Returns how many were stored.
+ */
+size_t ujs_arch_compat(const struct ujs_arch *target,
+		       const struct ujs_arch **out, size_t max);
+
+/* Number of @name on @arch, or -1 when @arch has no such syscall. */
+int64_t ujs_syscall_nr(const struct ujs_arch *arch, const char *name);
+
+/* Name of syscall @nr on @arch, or NULL. */
+const char *ujs_syscall_name(const struct ujs_arch *arch, uint32_t nr);
+
+/* Name of @nr for the AUDIT_ARCH value @audit_arch (x32 handled), or NULL. */
+const char *ujs_syscall_name_audit(uint32_t audit_arch, uint32_t nr);
+
+#endif
