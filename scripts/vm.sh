@@ -3,10 +3,12 @@
 # guest and collect their TAP output.
 #
 #   scripts/vm.sh --kernel BZIMAGE --out DIR [--file PATH]... [--modules DIR]
-#                 [--append ARGS] [--timeout SECONDS] [--mem MB]
-#                 --run 'NAME: COMMAND'...
+#                 [--host-file PATH]... [--append ARGS] [--timeout SECONDS]
+#                 [--mem MB] --run 'NAME: COMMAND'...
 #
 # --file copies a (static) program or data file to /opt/tests in the guest;
+# --host-file copies a host file to the same absolute path in the guest,
+# with the symlinks that lead to it (shared libraries, ld.so);
 # --run runs COMMAND there with /opt/tests as the working directory, its
 # output is DIR/NAME.tap. The kernel console goes to DIR/console.log.
 #
@@ -18,7 +20,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel="" out="" modules="" append="" timeout=300 mem=512
-files=() runs=()
+files=() host_files=() runs=()
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--file) files+=("$2"); shift 2 ;;
+	--host-file) host_files+=("$2"); shift 2 ;;
 	--modules) modules=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -50,6 +53,22 @@ for f in "${files[@]}"; do
 	[ -e "$f" ] || die "--file: '$f' does not exist"
 	cp -a "$f" "$root/opt/tests/"
 done
+# A symlink is copied as a link, then what it points to, recursively.
+copy_host_path() {
+	local path=$1 target
+	case $path in /*) ;; *) die "--host-file: '$path' is not an absolute path" ;; esac
+	[ -e "$path" ] || die "--host-file: '$path' does not exist"
+	mkdir -p "$root$(dirname "$path")"
+	if [ -L "$path" ]; then
+		cp -P "$path" "$root$path"
+		target=$(readlink "$path")
+		case $target in /*) ;; *) target=$(dirname "$path")/$target ;; esac
+		copy_host_path "$target"
+	else
+		cp -a "$path" "$root$path"
+	fi
+}
+for f in "${host_files[@]}"; do copy_host_path "$f"; done
 [ -z "$modules" ] || { mkdir -p "$root/lib"; cp -a "$modules" "$root/lib/modules"; }
 
 # The guest runs each command and frames its output on the second serial

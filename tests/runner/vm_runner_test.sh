@@ -8,19 +8,22 @@ kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
 . "$top/tests/lib/tap.sh"
 
-echo "1..9"
+echo "1..10"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
 echo marker >"$work/modules/extra/probe.ko"
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
-	--modules "$work/modules" \
+	--modules "$work/modules" --host-file /lib64/ld-linux-x86-64.so.2 \
 	--run 'good: echo "ok 1 fine"' \
 	--run 'modules: cat /lib/modules/extra/probe.ko' \
+	--run 'hostfile: test -L /lib64/ld-linux-x86-64.so.2 && test -f /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 && echo present' \
 	--run 'bad: echo "not ok 1 broken"' \
 	--run 'crashed: exit 3' >"$work.mixed.log" 2>&1
 rc=$?
 check "a failing test makes the runner fail" test $rc = 1
 check "a passing program's TAP is kept" grep -qx 'ok 1 fine' "$work/mixed/good.tap"
 check "--modules puts the tree at /lib/modules in the guest" grep -qx marker "$work/mixed/modules.tap"
+check "--host-file copies a host file and its symlinks to the same path" \
+	grep -qx present "$work/mixed/hostfile.tap"
 check "a 'not ok' is reported" grep -qx 'not ok 1 broken' "$work/mixed/bad.tap"
 check "a non-zero exit without TAP counts as a failure" \
 	grep -q '^not ok 1 crashed exited with status 3' "$work/mixed/crashed.tap"

@@ -67,7 +67,7 @@ $(B)/bin-static/ujail-seccomp: $(US)/main.c $(SECCOMP_LIB_STATIC) $(USR_HDRS)
 # The shim: libc only, one per libc.
 $(B)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC) -ldl
+	$(CC) $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
 
 $(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
 	@mkdir -p $(@D)
