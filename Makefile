@@ -21,7 +21,7 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-I$(TOP)/tests/kselftest/seccomp
 
 .PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
-	check demo bench bench-programs demo-programs clean
+	check demo bench bench-policy bench-programs demo-programs clean
 
 all: kernel kselftests
 
@@ -82,6 +82,10 @@ demo: deps
 bench: deps
 	@bench/run.sh
 
+# Only the policy compiler against libseccomp, on the host kernel.
+bench-policy: deps src
+	@$(MAKE) -s $(B)/bench/policy_bench && $(B)/bench/policy_bench $(CALLS)
+
 clean:
 	rm -rf $(B)/tests $(B)/results $(B)/demo $(B)/bench
 
@@ -89,8 +93,14 @@ $(B)/bench/log_errno_bench: bench/log_errno_bench.c $(KSRC)/.ujail-key
 	@mkdir -p $(B)/bench
 	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -isystem $(KHDR)/include -o $@ $<
 
+# Runs on the host: libseccomp (the peer) from Debian, static.
+$(B)/bench/policy_bench: bench/policy_bench.c $(UB)/libujail-seccomp.a
+	@mkdir -p $(B)/bench
+	$(CC) $(USR_CFLAGS) -o $@ $< $(UB)/libujail-seccomp.a \
+		-Wl,-Bstatic -lseccomp -Wl,-Bdynamic -ljson-c
+
 bench-programs: kselftests
-	@$(MAKE) -s $(B)/bench/log_errno_bench
+	@$(MAKE) -s $(B)/bench/log_errno_bench $(B)/bench/policy_bench
 
 $(B)/demo-bin/deny: scripts/demo/deny.c
 	@mkdir -p $(B)/demo-bin

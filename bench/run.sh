@@ -2,7 +2,9 @@
 # make bench: seccomp's cost per syscall on the patched kernel, the same
 # kernel built without the patch ("vanilla", same config) and Debian's stock
 # 6.12 kernel, all in QEMU. TCG emulates the CPU, so compare ratios within
-# one run, not absolute times. Raw output stays in build/bench/.
+# one run, not absolute times. Then the policy compiler against libseccomp
+# on the host kernel (real CPU; make bench-policy runs only that part).
+# Raw output stays in build/bench/.
 # CALLS (default 1000000) and BOOTS (default 3) tune the run.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,3 +72,6 @@ for k in "${order[@]}"; do
 	echo "  $k:"
 	benchmark "$k"
 done
+echo
+echo "seccomp policies on the host kernel ($(uname -r)): ujail's compiler against libseccomp $(dpkg-query -W -f '${Version}' libseccomp-dev 2>/dev/null)"
+build/bench/policy_bench "$calls" | tee "$out/policy_bench.txt"

@@ -27,6 +27,7 @@ libcap-dev
 libseccomp-dev
 pkg-config
 rsync
+valgrind
 "
 
 missing=""
