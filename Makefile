@@ -72,6 +72,7 @@ $(T)/seccomp_bpf $(T)/seccomp_benchmark: $(T)/%: $(SELFTESTS)/seccomp/%.c $(KSRC
 		-o $@ $< -lpthread -lcap
 
 include userspace/seccomp/build.mk
+include tests/seccomp/progs.mk
 
 check: deps
 	@scripts/check.sh

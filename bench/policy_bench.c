@@ -149,9 +149,14 @@ static void load_libseccomp(const struct policy_names *pn, int tree)
 	for (size_t i = 0; !rc && i < pn->n; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
 				      seccomp_syscall_resolve_name(pn->names[i]), 0);
+	/* Spelled out: SCMP_A0() leaves datum_b to a clang warning. */
+	struct scmp_arg_cmp pgid_is_0 = {
+		.arg = 0, .op = SCMP_CMP_EQ, .datum_a = 0, .datum_b = 0,
+	};
+
 	if (!rc)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(getpgid), 1,
-				      SCMP_A0(SCMP_CMP_EQ, 0));
+				      pgid_is_0);
 	if (!rc)
 		rc = seccomp_load(ctx);
 	if (rc)

@@ -24,7 +24,7 @@ UNIT_TESTS := $(patsubst $(TOP)/tests/unit/%.c,$(T)/unit/%,$(wildcard $(TOP)/tes
 
 vpath %.c $(US) $(GEN)
 
-.PHONY: userspace unit-tests
+.PHONY: userspace unit-tests clang-check
 
 userspace: $(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp \
 	$(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
@@ -77,3 +77,13 @@ $(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< \
 		$(UB)/libujail-seccomp-asan.a -ljson-c
+
+# No warnings under clang either (the build uses gcc).
+CLANG_CHECK_SRC = $(filter-out $(GEN)/%,$(SECCOMP_LIB_SRC)) $(US)/main.c \
+	$(wildcard $(TOP)/preload/*.c) $(wildcard $(TOP)/tests/unit/*.c) \
+	$(TOP)/bench/policy_bench.c
+
+clang-check: $(GEN)/syscall_tables.c
+	@for f in $(CLANG_CHECK_SRC) $(GEN)/syscall_tables.c; do \
+		clang $(USR_CFLAGS) -I$(TOP)/tests/unit -c -o /dev/null $$f || exit 1; \
+	done; echo "clang: $(words $(CLANG_CHECK_SRC) x) files without a warning"

@@ -34,5 +34,6 @@ struct ujs_prog_header {
 #define UJS_ENV_FD		"UJAIL_SECCOMP_FD"	 /* program on this fd */
 #define UJS_ENV_FILE		"UJAIL_SECCOMP_FILE"	 /* or in this file */
 #define UJS_ENV_NOTIFY_FD	"UJAIL_SECCOMP_NOTIFY_FD" /* supervisor socket */
+#define UJS_ENV_MODE		"UJAIL_SECCOMP_MODE"	 /* forced: ujs_mode_name() */
 
 #endif

@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ujail-seccomp: compile, inspect and load seccomp policies. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpf.h"
+#include "compile.h"
+#include "install.h"
+#include "load.h"
+#include "policy.h"
+#include "syscalls.h"
+
+#define PROG "ujail-seccomp"
+
+/* Exit statuses. */
+enum { EXIT_POLICY = 1, EXIT_USAGE = 2, EXIT_NOT_STARTED = 127 };
+
+static const char usage_main[] =
+"Usage: " PROG " COMMAND [OPTION]... ARGUMENT...\n"
+"\n"
+"Compile seccomp policies (OCI seccomp JSON or procd's 2015 format) into\n"
+"classic BPF programs, inspect them, and run commands under them.\n"
+"\n"
+"Commands:\n"
+"  compile  [-a ARCH] [--skip-unknown] POLICY -o OUT   write a program file\n"
+"  dump     [-a ARCH] POLICY|PROGRAM                   disassemble\n"
+"  check    [-a ARCH] POLICY                           validate, summarize\n"
+"  sim      [-a ARCH] [--call-arch ARCH] POLICY|PROGRAM SYSCALL [ARG]...\n"
+"                                                      decide one call\n"
+"  run      [-n NAME] [--mode MODE] [--skip-unknown] [--preload PATH]\n"
+"           POLICY|PROGRAM -- CMD [ARG]...             run CMD filtered\n"
+"  mode                                                the mode run uses here\n"
+"\n"
+"'" PROG " COMMAND --help' describes a command. A PROGRAM is a file written\n"
+"by 'compile', recognized by its magic; anything else is read as a policy.\n"
+"ARCH: x86_64, x32, i386, aarch64, arm, mips, mipsel (or SCMP_ARCH_*);\n"
+"the default is the machine's own.\n"
+"\n"
+"Exit status: 0 success, 1 an invalid policy or program or a failed\n"
+"operation, 2 a usage error; run: the command's status, 127 when it could\n"
+"not be started.\n";
+
+static const char usage_compile[] =
+"Usage: " PROG " compile [-a ARCH] [--skip-unknown] POLICY -o OUT\n"
+"\n"
+"Compile POLICY for ARCH and write the program file OUT: a header (magic\n"
+"\"ujailbpf\", version, the AUDIT_ARCH of ARCH, instruction count, the\n"
+"policy's SECCOMP_FILTER_FLAG_LOG/SPEC_ALLOW flags) and the instructions in\n"
+"host byte order. OUT is written to a temporary file and renamed; on error\n"
+"nothing is left behind.\n"
+"\n"
+"  -a, --arch ARCH      target architecture (default: this machine's)\n"
+"      --skip-unknown   warn about syscall names ARCH does not have and\n"
+"                       drop them, instead of failing\n"
+"  -o, --output OUT     the program file to write\n"
+"  -h, --help           this text\n";
+
+static const char usage_dump[] =
+"Usage: " PROG " dump [-a ARCH] [--skip-unknown] POLICY|PROGRAM\n"
+"\n"
+"Print the BPF program, one instruction per line with its index, jump\n"
+"targets as indexes, seccomp_data fields by name and syscall names next to\n"
+"the numbers compared. A POLICY is compiled for ARCH first; a PROGRAM is\n"
+"printed as it is (-a is ignored).\n"
+"\n"
+"  -a, --arch ARCH      target architecture for a POLICY\n"
+"      --skip-unknown   drop unknown syscall names with a warning\n"
+"  -h, --help           this text\n";
+
+static const char usage_check[] =
+"Usage: " PROG " check [-a ARCH] [--skip-unknown] POLICY\n"
+"\n"
+"Parse and compile POLICY; print the number of rules and instructions, the\n"
+"architectures the filter accepts, and the rules whose decision the kernel\n"
+"cannot cache (argument checks, actions other than allow), which cost a\n"
+"filter run on every call. Exit status 0 when the policy is valid.\n"
+"\n"
+"  -a, --arch ARCH      target architecture\n"
+"      --skip-unknown   drop unknown syscall names with a warning\n"
+"  -h, --help           this text\n";
+
+static const char usage_sim[] =
+"Usage: " PROG " sim [-a ARCH] [--call-arch ARCH] POLICY|PROGRAM SYSCALL [ARG]...\n"
+"\n"
+"Run the program on one call and print its decision, e.g.\n"
+"  openat: ERRNO(13)\n"
+"SYSCALL is a name or a number of the calling architecture; up to six ARGs\n"
+"are integers (decimal, 0x hex, 0 octal); put -- before negative ones.\n"
+"\n"
+"  -a, --arch ARCH       target architecture of a POLICY\n"
+"      --call-arch ARCH  architecture of the call (default: the target's),\n"
+"                        e.g. i386 for a 32-bit call to an x86_64 filter\n"
+"      --skip-unknown    drop unknown syscall names with a warning\n"
+"  -h, --help            this text\n";
+
+static const char usage_run[] =
+"Usage: " PROG " run [-n NAME] [--mode MODE] [--skip-unknown] [--preload PATH]\n"
+"                     POLICY|PROGRAM [--] CMD [ARG]...\n"
+"\n"
+"Run CMD (found through PATH) with the filter installed; the exit status\n"
+"is CMD's (128 + the signal when it was killed), 127 when it could not be\n"
+"started. A policy that cannot be loaded means CMD does not start.\n"
+"Options come before POLICY.\n"
+"\n"
+"Dynamic programs: the preload shim libpreload-seccomp.so (glibc or musl,\n"
+"after the program's ELF interpreter) installs the filter right before\n"
+"main(), after the dynamic loader, the libc's start-up and the program's\n"
+"constructors, which the policy therefore need not allow. The shim removes\n"
+"itself from LD_PRELOAD and its UJAIL_SECCOMP_* variables from the\n"
+"environment before main().\n"
+"\n"
+"Static programs: the filter is installed right before execve(), so the\n"
+"policy must also allow execve and the static libc's start-up calls, as\n"
+"measured on x86_64:\n"
+"  glibc 2.36: " UJS_STATIC_STARTUP_GLIBC "\n"
+"  musl 1.2.3: " UJS_STATIC_STARTUP_MUSL "\n"
+"(the first output through stdio adds newfstatat, ioctl and write/writev).\n"
+"\n"
+"Modes, for the policy's SCMP_ACT_LOG_ERRNO rules:\n"
+"  log-errno  the kernel's SECCOMP_RET_LOG_ERRNO fails the call and logs it\n"
+"             (seccomp: log_errno comm=... in the kernel log)\n"
+"  notify     the calls go to " PROG ", which logs\n"
+"               jail NAME: COMM[PID] denied syscall SYSCALL (NR)\n"
+"             on its standard error and fails them with the policy's errno\n"
+"  errno-log  plain SECCOMP_RET_ERRNO with SECCOMP_FILTER_FLAG_LOG: the\n"
+"             audit subsystem logs the denials (all errno ones)\n"
+"  auto       (default) log-errno when the kernel has it, else notify\n"
+"\n"
+"  -n, --name NAME      jail name in the log lines (default: CMD's basename)\n"
+"  -m, --mode MODE      auto, log-errno, notify or errno-log\n"
+"      --skip-unknown   drop unknown syscall names with a warning\n"
+"      --preload PATH   the shim (default: ../lib/libpreload-seccomp.so or\n"
+"                       ../lib/musl/libpreload-seccomp.so next to this\n"
+"                       command; environment: UJAIL_PRELOAD)\n"
+"  -h, --help           this text\n";
+
+static const char usage_mode[] =
+"Usage: " PROG " mode\n"
+"\n"
+"Print the mode 'run --mode auto' uses on this kernel (log-errno or\n"
+"notify) and why; the first word is the mode.\n";
+
+__attribute__((format(printf, 2, 3), noreturn))
+static void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+__attribute__((noreturn))
+static void usage_error(const char *usage, const char *what)
+{
+	fprintf(stderr, PROG ": %s\n%s", what, usage);
+	exit(EXIT_USAGE);
+}
+
+/* Options every command shares. */
+struct common {
+	const struct ujs_arch *arch;	/* NULL: native */
+	const struct ujs_arch *call_arch;
+	bool skip_unknown;
+	const char *output;
+	const char *name;
+	const char *mode;
+	const char *preload;
+};
+
+enum { OPT_SKIP_UNKNOWN = 256, OPT_CALL_ARCH, OPT_PRELOAD };
+
+static const struct ujs_arch *arch_option(const char *opt, const char *name,
+					  const char *usage)
+{
+	const struct ujs_arch *arch = ujs_arch_by_name(name);
+	char what[128];
+
+	if (!arch) {
+		snprintf(what, sizeof(what), "%s %s: unknown architecture", opt, name);
+		usage_error(usage, what);
+	}
+	return arch;
+}
+
+/* getopt_long over the options @cmd takes (listed in @shorts/@longs). */
+static int parse_options(int argc, char **argv, const char *shorts,
+			 const struct option *longs, const char *usage,
+			 struct common *c)
+{
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		switch (opt) {
+		case 'a': c->arch = arch_option("-a", optarg, usage); break;
+		case OPT_CALL_ARCH: c->call_arch = arch_option("--call-arch", optarg, usage); break;
+		case OPT_SKIP_UNKNOWN: c->skip_unknown = true; break;
+		case 'o': c->output = optarg; break;
+		case 'n': c->name = optarg; break;
+		case 'm': c->mode = optarg; break;
+		case OPT_PRELOAD: c->preload = optarg; break;
+		case 'h': fputs(usage, stdout); exit(0);
+		default: {
+			char what[128];
+
+			if (optopt)
+				snprintf(what, sizeof(what), "-%c: unknown option or missing value", optopt);
+			else
+				snprintf(what, sizeof(what), "%s: unknown option or missing value",
+					 argv[optind - 1]);
+			usage_error(usage, what);
+		}
+		}
+	}
+	return optind;
+}
+
+/* ---- Policies and programs ---- */
+
+/* A policy compiled, or a program file read: the instructions either way. */
+struct input {
+	struct ujs_policy *policy;	/* NULL for a program file */
+	struct ujs_program compiled;
+	struct ujs_loaded_program loaded;
+	const struct ujs_arch *arch;	/* of the program */
+};
+
+static bool is_program_file(const char *path)
+{
+	char magic[sizeof(UJS_PROG_MAGIC) - 1];
+	bool yes = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die(EXIT_POLICY, "%s: %s", path, strerror(errno));
+	if (read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic))
+		yes = memcmp(magic, UJS_PROG_MAGIC, sizeof(magic)) == 0;
+	close(fd);
+	return yes;
+}
+
+static const struct ujs_arch *arch_by_audit(uint32_t audit_arch)
+{
+	size_t n;
+	const struct ujs_arch *const *all = ujs_arch_all(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i]->audit_arch == audit_arch)
+			return all[i];
+	return NULL;
+}
+
+/* @native_only: the program is to be loaded here. */
+static void read_program_file(const char *path, bool native_only, struct input *in)
+{
+	char err[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die(EXIT_POLICY, "%s: %s", path, strerror(errno));
+	if (ujs_program_read_arch(fd, native_only ? ujs_native_audit_arch() : 0,
+				  &in->loaded, err, sizeof(err)))
+		die(EXIT_POLICY, "%s: %s", path, err);
+	close(fd);
+	in->arch = arch_by_audit(in->loaded.audit_arch);
+}
+
+static void compile_policy(const char *path, const struct common *c, struct input *in)
+{
+	struct ujs_parse_opts opts = {
+		.target = c->arch, .skip_unknown = c->skip_unknown, .warn = stderr,
+	};
+	char err[512];
+
+	if (ujs_policy_load(path, &opts, &in->policy, err, sizeof(err)))
+		die(EXIT_POLICY, "%s", err);
+	if (ujs_compile(in->policy, c->arch, &in->compiled, err, sizeof(err)))
+		die(EXIT_POLICY, "%s: %s", path, err);
+	in->arch = c->arch ? c->arch : ujs_arch_native();
+	in->loaded.insns = in->compiled.insns;
+	in->loaded.count = (uint32_t)in->compiled.len;
+	in->loaded.audit_arch = in->compiled.audit_arch;
+	in->loaded.flags = (in->policy->flag_log ? UJS_PROG_F_LOG : 0) |
+			   (in->policy->flag_spec_allow ? UJS_PROG_F_SPEC_ALLOW : 0);
+}
+
+static void load_input(const char *path, const struct common *c, bool native_only,
+		       struct input *in)
+{
+	memset(in, 0, sizeof(*in));
+	if (is_program_file(path))
+		read_program_file(path, native_only, in);
+	else
+		compile_policy(path, c, in);
+}
+
+static void free_input(struct input *in)
+{
+	if (in->policy) {
+		ujs_program_free(&in->compiled);
+		ujs_policy_free(in->policy);
+	} else {
+		ujs_loaded_program_free(&in->loaded);
+	}
+}
+
+/* ---- compile ---- */
+
+static int write_program_file(const char *out, const struct ujs_loaded_program *p)
+{
+	char tmp[PATH_MAX], err[256];
+	int fd;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= sizeof(tmp))
+		die(EXIT_POLICY, "%s: path too long", out);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		die(EXIT_POLICY, "%s: %s", out, strerror(errno));
+	if (ujs_program_write(fd, p->insns, p->count, p->audit_arch, p->flags,
+			      err, sizeof(err)) ||
+	    (fchmod(fd, 0644) && snprintf(err, sizeof(err), "chmod: %s", strerror(errno))) ||
+	    (close(fd) && snprintf(err, sizeof(err), "close: %s", strerror(errno))) ||
+	    (rename(tmp, out) && snprintf(err, sizeof(err), "%s", strerror(errno)))) {
+		unlink(tmp);
+		die(EXIT_POLICY, "%s: %s", out, err);
+	}
+	return 0;
+}
+
+static int cmd_compile(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct common c = { 0 };
+	struct input in;
+	int i = parse_options(argc, argv, "a:o:h", longs, usage_compile, &c);
+
+	if (argc - i != 1)
+		usage_error(usage_compile, "compile takes one POLICY");
+	if (!c.output)
+		usage_error(usage_compile, "-o OUT is missing");
+	memset(&in, 0, sizeof(in));
+	compile_policy(argv[i], &c, &in);
+	write_program_file(c.output, &in.loaded);
+	free_input(&in);
+	return 0;
+}
+
+/* ---- dump, check ---- */
+
+static int cmd_dump(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct common c = { 0 };
+	struct input in;
+	int i = parse_options(argc, argv, "a:h", longs, usage_dump, &c);
+
+	if (argc - i != 1)
+		usage_error(usage_dump, "dump takes one POLICY or PROGRAM");
+	load_input(argv[i], &c, false, &in);
+	ujs_bpf_dump(in.loaded.insns, in.loaded.count, stdout);
+	free_input(&in);
+	return 0;
+}
+
+static void print_architectures(const struct ujs_policy *p, const struct ujs_arch *target)
+{
+	printf("architectures:");
+	if (p->n_archs == 0)
+		printf(" %s", target->name);
+	for (size_t i = 0; i < p->n_archs; i++)
+		printf(" %s", p->archs[i]->name);
+	printf("\n");
+}
+
+static void print_uncacheable(const struct ujs_policy *p, const struct ujs_arch *target)
+{
+	char *text = NULL;
+	size_t size = 0, n;
+	FILE *mem = open_memstream(&text, &size);
+
+	if (!mem)
+		die(EXIT_POLICY, "open_memstream: %s", strerror(errno));
+	n = ujs_report_uncacheable(p, target, mem);
+	fclose(mem);
+	printf("rules the kernel cannot cache: %zu\n", n);
+	if (n)
+		fputs(text, stdout);
+	free(text);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct common c = { 0 };
+	struct input in;
+	int i = parse_options(argc, argv, "a:h", longs, usage_check, &c);
+
+	if (argc - i != 1)
+		usage_error(usage_check, "check takes one POLICY");
+	memset(&in, 0, sizeof(in));
+	compile_policy(argv[i], &c, &in);
+	printf("%s: valid\n", argv[i]);
+	printf("rules: %zu\n", in.policy->n_rules);
+	printf("instructions: %u\n", in.loaded.count);
+	printf("default action: %s\n", ujs_action_name(in.policy->default_action.kind));
+	print_architectures(in.policy, in.arch);
+	print_uncacheable(in.policy, c.arch);
+	free_input(&in);
+	return 0;
+}
+
+/* ---- sim ---- */
+
+static uint64_t number_arg(const char *s, const char *what)
+{
+	char *end;
+	uint64_t v;
+
+	errno = 0;
+	v = s[0] == '-' ? (uint64_t)strtoll(s, &end, 0) : strtoull(s, &end, 0);
+	if (errno || end == s || *end)
+		usage_error(usage_sim, what);
+	return v;
+}
+
+static uint32_t syscall_arg(const char *s, const struct ujs_arch *arch)
+{
+	int64_t nr;
+	char what[160];
+
+	if (s[0] >= '0' && s[0] <= '9')
+		return (uint32_t)number_arg(s, "SYSCALL: not a number");
+	nr = arch ? ujs_syscall_nr(arch, s) : -1;
+	if (nr < 0) {
+		snprintf(what, sizeof(what), "%s: no such syscall on %s", s,
+			 arch ? arch->name : "an unknown architecture");
+		usage_error(usage_sim, what);
+	}
+	return (uint32_t)nr;
+}
+
+static void print_decision(uint32_t ret)
+{
+	uint32_t data = ret & SECCOMP_RET_DATA;
+
+	switch (ret & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_KILL_PROCESS: printf("KILL_PROCESS\n"); break;
+	case SECCOMP_RET_KILL_THREAD: printf("KILL_THREAD\n"); break;
+	case SECCOMP_RET_TRAP: printf("TRAP(%u)\n", data); break;
+	case SECCOMP_RET_ERRNO: printf("ERRNO(%u)\n", data); break;
+	case SECCOMP_RET_LOG_ERRNO: printf("LOG_ERRNO(%u)\n", data); break;
+	case SECCOMP_RET_USER_NOTIF: printf("USER_NOTIF\n"); break;
+	case SECCOMP_RET_TRACE: printf("TRACE(%u)\n", data); break;
+	case SECCOMP_RET_LOG: printf("LOG\n"); break;
+	case SECCOMP_RET_ALLOW: printf("ALLOW\n"); break;
+	default: printf("0x%08x (unknown action: the kernel kills)\n", ret); break;
+	}
+}
+
+static int cmd_sim(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "arch", required_argument, NULL, 'a' },
+		{ "call-arch", required_argument, NULL, OPT_CALL_ARCH },
+		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct seccomp_data data = { 0 };
+	const struct ujs_arch *call_arch;
+	struct common c = { 0 };
+	struct input in;
+	char err[256];
+	const char *name;
+	uint32_t ret;
+	int i = parse_options(argc, argv, "a:h", longs, usage_sim, &c);
+
+	if (argc - i < 2 || argc - i > 8)
+		usage_error(usage_sim, "sim takes POLICY|PROGRAM, SYSCALL and up to 6 ARGs");
+	load_input(argv[i], &c, false, &in);
+	call_arch = c.call_arch ? c.call_arch : in.arch;
+	data.arch = call_arch ? call_arch->audit_arch : in.loaded.audit_arch;
+	data.nr = (int)syscall_arg(argv[i + 1], call_arch);
+	for (int a = 0; a < argc - i - 2; a++)
+		data.args[a] = number_arg(argv[i + 2 + a], "ARG: not a number");
+	if (ujs_bpf_run(in.loaded.insns, in.loaded.count, &data, &ret, err, sizeof(err)))
+		die(EXIT_POLICY, "%s: %s", argv[i], err);
+	name = call_arch ? ujs_syscall_name(call_arch, (uint32_t)data.nr) : NULL;
+	if (name)
+		printf("%s: ", name);
+	else
+		printf("%u: ", (uint32_t)data.nr);
+	print_decision(ret);
+	free_input(&in);
+	return 0;
+}
+
+/* ---- run, mode ---- */
+
+static void self_exe(char *buf, size_t len, const char *argv0)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	if (n > 0) {
+		buf[n] = '\0';
+		return;
+	}
+	snprintf(buf, len, "%s", argv0);
+}
+
+static int cmd_run(int argc, char **argv, const char *argv0)
+{
+	static const struct option longs[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
+		{ "preload", required_argument, NULL, OPT_PRELOAD },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct common c = { 0 };
+	struct ujs_run_opts opts = { .log = stderr };
+	char exe[PATH_MAX], err[512];
+	const char *why, *base;
+	struct input in;
+	int i = parse_options(argc, argv, "+n:m:h", longs, usage_run, &c);
+	int status;
+
+	if (argc - i >= 1 && i + 1 < argc && strcmp(argv[i + 1], "--") == 0) {
+		argv[i + 1] = argv[i];
+		i++;
+	}
+	if (argc - i < 2)
+		usage_error(usage_run, "run takes POLICY|PROGRAM and CMD");
+	if (ujs_choose_mode(c.mode, &opts.mode, &why, err, sizeof(err)))
+		die(EXIT_POLICY, "%s", err);
+	load_input(argv[i], &c, true, &in);
+	fprintf(stderr, PROG ": mode %s: %s\n", ujs_mode_name(opts.mode), why);
+	base = strrchr(argv[i + 1], '/');
+	opts.name = c.name ? c.name : base ? base + 1 : argv[i + 1];
+	opts.preload = c.preload;
+	self_exe(exe, sizeof(exe), argv0);
+	opts.self_exe = exe;
+	status = ujs_run(&opts, &in.loaded, argv + i + 1, err, sizeof(err));
+	free_input(&in);
+	if (status < 0)
+		die(EXIT_NOT_STARTED, "%s", err);
+	return status;
+}
+
+static int cmd_mode(int argc, char **argv)
+{
+	enum ujs_mode mode;
+	const char *why;
+	char err[256];
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage_mode, stdout);
+		return 0;
+	}
+	if (argc != 1)
+		usage_error(usage_mode, "mode takes no arguments");
+	if (ujs_choose_mode("auto", &mode, &why, err, sizeof(err)))
+		die(EXIT_POLICY, "%s", err);
+	printf("%s: %s\n", ujs_mode_name(mode), why);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd)
+		usage_error(usage_main, "a COMMAND is missing");
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		fputs(usage_main, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "compile"))
+		return cmd_compile(argc - 1, argv + 1);
+	if (!strcmp(cmd, "dump"))
+		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sim"))
+		return cmd_sim(argc - 1, argv + 1);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1, argv[0]);
+	if (!strcmp(cmd, "mode"))
+		return cmd_mode(argc - 1, argv + 1);
+	{
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s: unknown command", cmd);
+		usage_error(usage_main, what);
+	}
+}
