@@ -51,6 +51,9 @@ build_step kernel make -s kernel || built=0
 build_step kernel-audit make -s kernel-audit || built=0
 build_step kernel-nolog make -s kernel-nolog || built=0
 build_step kselftests make -s kselftests || built=0
+usr=1
+build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
+build_step clang make -s clang-check
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
 
@@ -58,27 +61,64 @@ host_suite checkpatch tests/build/checkpatch_test.sh
 host_suite kernel-series tests/build/kernel_series_test.sh
 host_suite vm-runner tests/runner/vm_runner_test.sh
 
+if [ $usr = 1 ]; then
+	for t in "$T"/unit/*_test; do
+		name=$(basename "$t" _test)
+		case $name in
+		policy_corpus) host_suite "unit-$name" "$t" tests/seccomp/bad ;;
+		*) host_suite "unit-$name" "$t" ;;
+		esac
+	done
+	host_suite seccomp-valgrind tests/seccomp/valgrind_test.sh
+	host_suite seccomp-run tests/seccomp/run_test.sh
+	host_suite seccomp-run-asan env UJAIL_SECCOMP="$top/build/bin-asan/ujail-seccomp" \
+		SHIM_GLIBC="$top/build/lib/libpreload-seccomp.so" \
+		SHIM_MUSL="$top/build/lib/musl/libpreload-seccomp.so" tests/seccomp/run_test.sh
+fi
+
+# ujail-seccomp run in the guest: the static command, both shims, the test
+# programs and the shared libraries they need.
+seccomp_vm=(
+	--file "$top/build/bin-static/ujail-seccomp" --file tests/seccomp/run_test.sh
+	--file tests/lib/tap.sh --file "$T/seccomp/nostart"
+	--host-file "$top/build/lib/libpreload-seccomp.so"
+	--host-file "$top/build/lib/musl/libpreload-seccomp.so"
+	--host-file /lib64/ld-linux-x86-64.so.2 --host-file /lib/x86_64-linux-gnu/libc.so.6
+	--host-file /lib/ld-musl-x86_64.so.1
+)
+for v in glibc glibc-static musl musl-static; do
+	seccomp_vm+=(--file "$T/seccomp/sysprobe-$v")
+done
+seccomp_run='UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh SYSPROBE_DIR=/opt/tests'
+seccomp_run+=" SHIM_GLIBC=$top/build/lib/libpreload-seccomp.so"
+seccomp_run+=" SHIM_MUSL=$top/build/lib/musl/libpreload-seccomp.so sh run_test.sh"
+[ $usr = 1 ] || built=0
+
 if [ $built = 1 ]; then
 	K=$top/build/kernel
 	vm_suite patched "$K/out-patched/bzImage" --timeout 600 \
-		--file "$T/log_errno_test" --file "$T/seccomp_bpf" \
+		--file "$T/log_errno_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
 		--run 'log_errno: ./log_errno_test' \
-		--run 'seccomp_bpf: ./seccomp_bpf'
+		--run 'seccomp_bpf: ./seccomp_bpf' \
+		--run "seccomp_run: $seccomp_run"
 	vm_suite audit "$K/out-audit/bzImage" --timeout 300 \
 		--file "$T/log_errno_audit_test" --file "$T/log_errno_test" \
 		--run 'log_errno_audit: ./log_errno_audit_test' \
 		--run 'log_errno: ./log_errno_test'
 	# The series with CONFIG_SECCOMP_LOG_ERRNO=n: the option really guards it.
 	vm_suite nolog "$K/out-nolog/bzImage" --timeout 600 \
-		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" \
+		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
-		--run 'seccomp_bpf: ./seccomp_bpf'
+		--run 'seccomp_bpf: ./seccomp_bpf' \
+		--run "seccomp_run: $seccomp_run"
 	# Debian's stock kernels: no patch, so log_errno must be absent, and
 	# the kernel's suite with our selftest patch must still pass.
+	# The fallbacks there: notify, and errno-log with its audit record.
 	vm_suite stock-6.12 "$stock612" --timeout 600 \
-		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" \
+		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
-		--run 'seccomp_bpf: ./seccomp_bpf'
+		--run 'seccomp_bpf: ./seccomp_bpf' \
+		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run"
 	vm_suite stock-6.1 "$stock61" --timeout 300 \
 		--file "$T/log_errno_absent_test" \
 		--run 'log_errno_absent: ./log_errno_absent_test'

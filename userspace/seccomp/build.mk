@@ -3,6 +3,7 @@
 #
 #   build/bin/ujail-seccomp                   policy compiler / loader (json-c)
 #   build/bin-static/ujail-seccomp            the same, static, for the QEMU guest
+#   build/bin-asan/ujail-seccomp              the same with ASan + UBSan, for tests
 #   build/lib/libpreload-seccomp.so           shim for glibc programs
 #   build/lib/musl/libpreload-seccomp.so      shim for musl programs
 #   build/tests/unit/*_test                   unit tests (ASan + UBSan), TAP
@@ -26,7 +27,7 @@ vpath %.c $(US) $(GEN)
 
 .PHONY: userspace unit-tests clang-check
 
-userspace: $(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp \
+userspace: $(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp $(B)/bin-asan/ujail-seccomp \
 	$(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
 
 unit-tests: $(UNIT_TESTS)
@@ -63,6 +64,11 @@ $(B)/bin/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp.a $(USR_HDRS)
 $(B)/bin-static/ujail-seccomp: $(US)/main.c $(SECCOMP_LIB_STATIC) $(USR_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) -static -o $@ $< $(SECCOMP_LIB_STATIC) -ljson-c
+
+# The runner's tests run once more with this one (valgrind lacks seccomp).
+$(B)/bin-asan/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) $(SANITIZE) -o $@ $< $(UB)/libujail-seccomp-asan.a -ljson-c
 
 # The shim: libc only, one per libc.
 $(B)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
