@@ -24,6 +24,7 @@ step "deny mkdir mkdirat -- mkdir /tmp/quiet      # log_errno no longer logged"
 echo "(exit status $?; log_errno lines before: $before, after: $(dmesg | grep -c 'seccomp: log_errno'))"
 
 # Part 2: a real service (busybox httpd) under a seccomp policy file.
+ifconfig lo 127.0.0.1 up
 mkdir -p /www/cgi-bin /tmp/demo
 echo "hello from the jailed httpd" >/www/index.html
 # A CGI script standing in for an attacker who got code execution.
