@@ -36,7 +36,11 @@ cat >"$tmp/deny.json" <<'EOF'
     { "names": ["uname"], "action": "SCMP_ACT_KILL_PROCESS" },
     { "names": ["chdir"], "action": "SCMP_ACT_TRAP" },
     { "names": ["getpid"], "action": "SCMP_ACT_LOG" },
-    { "names": ["getppid"], "action": "SCMP_ACT_ALLOW" }
+    { "names": ["getppid"], "action": "SCMP_ACT_ALLOW" },
+    { "names": ["getgid"], "action": "SCMP_ACT_KILL" },
+    { "names": ["getegid"], "action": "SCMP_ACT_TRACE", "errnoRet": 7 },
+    { "names": ["dup"], "action": "SCMP_ACT_ERRNO", "errnoRet": 22,
+      "args": [ { "index": 0, "value": 2, "op": "SCMP_CMP_EQ" } ] }
   ]
 }
 EOF
@@ -163,6 +167,19 @@ test_variant() {
 	run $pre "$tmp/deny.json" -- "$p" chdir:/
 	check "$v: TRAP delivers SIGSYS (159)" rc_is 159
 
+	run $pre "$tmp/deny.json" -- "$p" getppid getgid getppid
+	check "$v: KILL (thread) kills the single-threaded program with SIGSYS (159)" rc_is 159
+	check "$v: KILL: nothing runs after the killed call" [ "$(grep -c . "$tmp/out")" -eq 1 ]
+
+	run $pre "$tmp/deny.json" -- "$p" getegid
+	check "$v: TRACE without a tracer fails the call with ENOSYS" \
+		out_has "getegid: errno 38 (Function not implemented)"
+
+	run $pre "$tmp/deny.json" -- "$p" dup:1 dup:2
+	check "$v: argument check: dup(1) is allowed" out_has "dup: ok"
+	check "$v: argument check: dup(2) fails with the rule's errno" \
+		out_has "dup: errno 22 (Invalid argument)"
+
 	run -n jtest --mode errno-log $pre "$tmp/deny.json" -- "$p" getuid
 	check "$v: errno-log mode returns the errno" out_has "getuid: errno 13 (Permission denied)"
 	check "$v: errno-log mode is announced" \
@@ -229,6 +246,20 @@ test_variant() {
 	rc=$?
 	check "$v: inherited LD_PRELOAD without variables: the shim does nothing" \
 		eval 'rc_is 0 && out_has "getppid: ok" && [ ! -s "$tmp/err" ]'
+
+	# procd's non-jailed mode: a precompiled file named in the environment,
+	# no runner, no supervisor: log-errno, or errno-log without the action.
+	"$U" compile "$tmp/deny.json" -o "$tmp/deny.bin"
+	UJAIL_SECCOMP_FILE=$tmp/deny.bin LD_PRELOAD=$shim "$p" getppid getuid socket env \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$v: shim alone with UJAIL_SECCOMP_FILE: allowed call works" out_has "getppid: ok"
+	check "$v: shim alone: LOG_ERRNO call fails with its errno" \
+		out_has "getuid: errno 13 (Permission denied)"
+	check "$v: shim alone: ERRNO call fails with its errno" \
+		out_has "socket: errno 1 (Operation not permitted)"
+	check "$v: shim alone: its variables are gone inside" \
+		eval '! grep -qE "^env: (UJAIL_SECCOMP_FILE|LD_PRELOAD)=" "$tmp/out" && rc_is 0'
 
 	UJAIL_SECCOMP_FILE=$tmp/truncated.bin LD_PRELOAD=$shim "$p" getppid \
 		>"$tmp/out" 2>"$tmp/err"

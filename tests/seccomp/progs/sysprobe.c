@@ -60,6 +60,28 @@ static int call_getuid(const char *arg)
 	return result(syscall(SYS_getuid));
 }
 
+static int call_getgid(const char *arg)
+{
+	(void)arg;
+	return result(syscall(SYS_getgid));
+}
+
+static int call_getegid(const char *arg)
+{
+	(void)arg;
+	return result(syscall(SYS_getegid));
+}
+
+/* dup:FD, for rules that decide by argument. */
+static int call_dup(const char *arg)
+{
+	long fd = syscall(SYS_dup, arg ? atoi(arg) : 0);
+
+	if (fd >= 0)
+		syscall(SYS_close, fd);
+	return result(fd);
+}
+
 static int call_uname(const char *arg)
 {
 	struct utsname u;
@@ -91,7 +113,10 @@ static const struct probe {
 	int (*call)(const char *arg);
 } probes[] = {
 	{ "chdir", call_chdir },
+	{ "dup", call_dup },
 	{ "env", call_env },
+	{ "getegid", call_getegid },
+	{ "getgid", call_getgid },
 	{ "getpid", call_getpid },
 	{ "getppid", call_getppid },
 	{ "getuid", call_getuid },
