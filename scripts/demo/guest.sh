@@ -17,11 +17,15 @@ echo "(exit status $?)"
 dmesg | grep 'seccomp: log_errno' | tail -n 1
 
 before=$(dmesg | grep -c 'seccomp: log_errno')
+logged=$(cat /proc/sys/kernel/seccomp/actions_logged)
 step "echo 'kill_process kill_thread trap errno user_notif trace log' > /proc/sys/kernel/seccomp/actions_logged"
 echo 'kill_process kill_thread trap errno user_notif trace log' >/proc/sys/kernel/seccomp/actions_logged
 step "deny mkdir mkdirat -- mkdir /tmp/quiet      # log_errno no longer logged"
 ./deny mkdir mkdirat -- mkdir /tmp/quiet
 echo "(exit status $?; log_errno lines before: $before, after: $(dmesg | grep -c 'seccomp: log_errno'))"
+
+step "echo '$logged' > /proc/sys/kernel/seccomp/actions_logged      # log_errno logged again"
+echo "$logged" >/proc/sys/kernel/seccomp/actions_logged
 
 # Part 2: a real service (busybox httpd) under a seccomp policy file.
 ifconfig lo 127.0.0.1 up
@@ -43,7 +47,7 @@ step "wget -q -O - http://127.0.0.1/                 # the service works under i
 wget -q -O - http://127.0.0.1/
 step "wget -q -O - http://127.0.0.1/cgi-bin/pwn      # code run by the service tries something else"
 wget -q -O - http://127.0.0.1/cgi-bin/pwn
-step "dmesg | grep 'log_errno comm=\"mkdir\"'"
-dmesg | grep 'seccomp: log_errno comm="mkdir"'
+step "dmesg | grep 'log_errno comm=\"mkdir\"' | tail -n 1"
+dmesg | grep 'seccomp: log_errno comm="mkdir"' | tail -n 1
 kill %1 2>/dev/null
 wait
