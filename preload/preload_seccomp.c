@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "install.h"
 
 #define SHIM "libpreload-seccomp"
@@ -43,11 +44,9 @@ static void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(SHIM ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ujs_vprint_error(SHIM, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	_exit(127);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bpf.c: the kernel's load checks, the interpreter, the constant-action
- * analysis and the disassembler, on hand-written programs.
+ * bpf.c and bpf_dump.c: the kernel's load checks, the interpreter, the
+ * constant-action analysis and the disassembler, on hand-written programs.
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -12,8 +12,8 @@
 #include "program.h"
 #include "syscalls.h"
 #include "tap.h"
+#include "test_util.h"
 
-#define LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define STMT(code, k) ((struct sock_filter)BPF_STMT(code, k))
 #define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP(code, k, jt, jf))
 #define RET_K(k) STMT(BPF_RET | BPF_K, k)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compile.c: compiled programs are run in the simulator on (arch, nr,
- * args) vectors and compared with a plain reading of the policy (the
- * reference evaluator below); the kernel's constant-action analysis must
- * cache exactly the syscalls allowed by number alone; and one program is
- * loaded into the host kernel.
+ * compile.c and compile_ir.c: compiled programs are run in the simulator
+ * on (arch, nr, args) vectors and compared with a plain reading of the
+ * policy (the reference evaluator below); the kernel's constant-action
+ * analysis must cache exactly the syscalls allowed by number alone; and
+ * one program is loaded into the host kernel.
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -21,8 +21,7 @@
 #include "compile.h"
 #include "program.h"
 #include "tap.h"
-
-#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+#include "test_util.h"
 
 static struct ujs_action act(enum ujs_action_kind kind, uint16_t data)
 {
@@ -32,25 +31,12 @@ static struct ujs_action act(enum ujs_action_kind kind, uint16_t data)
 #define ALLOW act(UJS_ACT_ALLOW, 0)
 #define ERRNO(n) act(UJS_ACT_ERRNO, n)
 
-static const struct ujs_arch *arch(const char *name)
-{
-	const struct ujs_arch *a = ujs_arch_by_name(name);
-
-	if (!a) {
-		printf("Bail out! no syscall table for %s\n", name);
-		exit(1);
-	}
-	return a;
-}
-
 static uint32_t nr_of(const char *arch_name, const char *syscall)
 {
 	int64_t nr = ujs_syscall_nr(arch(arch_name), syscall);
 
-	if (nr < 0) {
-		printf("Bail out! %s has no %s\n", arch_name, syscall);
-		exit(1);
-	}
+	if (nr < 0)
+		bail("%s has no %s", arch_name, syscall);
 	return (uint32_t)nr;
 }
 
@@ -95,20 +81,6 @@ static void arg_add(struct ujs_policy *p, size_t rule, unsigned int index,
 	r->args[r->n_args++] = (struct ujs_arg_cmp){
 		.index = index, .op = op, .value = value, .value_two = value_two,
 	};
-}
-
-static void policy_free(struct ujs_policy *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->n_rules; i++) {
-		free(p->rules[i].name);
-		free(p->rules[i].args);
-		free(p->rules[i].where);
-	}
-	free(p->rules);
-	free(p->file);
-	free(p);
 }
 
 static bool compile(const struct ujs_policy *p, const char *target,
@@ -338,7 +310,7 @@ static void test_actions(void)
 				rule_add(p, acts[i].name, act(acts[i].kind, acts[i].data));
 		if (!compile(p, "x86_64", &prog)) {
 			ok(false, "actions with default %s compile", acts[d].name);
-			policy_free(p);
+			ujs_policy_free(p);
 			continue;
 		}
 		for (i = 0; i < LEN(acts); i++) {
@@ -363,7 +335,7 @@ static void test_actions(void)
 		   "RETs shared: %u ret, %u ret ALLOW in %zu insns", rets, allows,
 		   prog.len);
 		ujs_program_free(&prog);
-		policy_free(p);
+		ujs_policy_free(p);
 	}
 }
 
@@ -414,7 +386,7 @@ static void op_case(const char *target, enum ujs_cmp_op op, unsigned int index,
 	rule_add(p, "read", ALLOW);
 	if (!compile(p, target, &prog)) {
 		(*misses)++;
-		policy_free(p);
+		ujs_policy_free(p);
 		return;
 	}
 	n = arg_vectors(op == UJS_CMP_MASKED_EQ ? v2 : v, index, vecs);
@@ -422,7 +394,7 @@ static void op_case(const char *target, enum ujs_cmp_op op, unsigned int index,
 		agrees(p, target, &prog, arch(target)->audit_arch, nr, vecs[i], misses);
 	*vectors += n;
 	ujs_program_free(&prog);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 static void test_ops(const char *target)
@@ -488,7 +460,7 @@ static void test_and(void)
 		ok(!misses, "mmap: first rule whose comparisons all hold decides");
 		ujs_program_free(&prog);
 	}
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 static void test_x86_arches(void)
@@ -514,7 +486,7 @@ static void test_x86_arches(void)
 		arg_add(p, r, 0, UJS_CMP_GT, 2, 0);
 		if (!compile(p, "x86_64", &prog)) {
 			ok(false, "x86_64 with [%s] compiles", listings[i]);
-			policy_free(p);
+			ujs_policy_free(p);
 			continue;
 		}
 		ok(sim(&prog, AUDIT_ARCH_X86_64, x32_getpid, zero_args) ==
@@ -540,7 +512,7 @@ static void test_x86_arches(void)
 		check_range(p, "x86_64", &prog, AUDIT_ARCH_I386, 0, 500, vec, 1,
 			    "i386 numbers");
 		ujs_program_free(&prog);
-		policy_free(p);
+		ujs_policy_free(p);
 	}
 }
 
@@ -557,14 +529,14 @@ static void test_arch_errors(void)
 	ok(ujs_compile(p, arch("x32"), &prog, err, sizeof(err)) == -1 &&
 	   strstr(err, "x32 is not a target"),
 	   "x32 as the target is an error: %s", err);
-	policy_free(p);
+	ujs_policy_free(p);
 
 	p = policy_new(ALLOW, "");
 	arg_add(p, rule_add(p, "read", ALLOW), 6, UJS_CMP_EQ, 0, 0);
 	ok(ujs_compile(p, arch("x86_64"), &prog, err, sizeof(err)) == -1 &&
 	   strstr(err, "syscalls[0].names[0] read: argument index 6"),
 	   "argument index 6 is an error: %s", err);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 /* The same small policy on every target, with its own numbers. */
@@ -602,7 +574,7 @@ static void test_targets(void)
 		rule_add(p, "exit_group", ALLOW);
 		if (!compile(p, cases[i].target, &prog)) {
 			ok(false, "%s compiles", cases[i].target);
-			policy_free(p);
+			ujs_policy_free(p);
 			continue;
 		}
 		ok(prog.audit_arch == t->audit_arch,
@@ -625,7 +597,7 @@ static void test_targets(void)
 				    1023, (const uint64_t (*)[6])vecs, LEN(vecs), what);
 		}
 		ujs_program_free(&prog);
-		policy_free(p);
+		ujs_policy_free(p);
 	}
 }
 
@@ -654,7 +626,7 @@ static void test_all_allowed(void)
 		   "all allowed: -1 (x32 bit) killed, 0x3fffffff default");
 		ujs_program_free(&prog);
 	}
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 static size_t count_jas(const struct ujs_program *prog, uint32_t *longest)
@@ -706,7 +678,7 @@ static void test_big_mixed(void)
 	}
 	if (!compile(p, "x86_64", &prog)) {
 		ok(false, "300 syscalls on three arches compile");
-		policy_free(p);
+		ujs_policy_free(p);
 		return;
 	}
 	jas = count_jas(&prog, &longest);
@@ -722,7 +694,7 @@ static void test_big_mixed(void)
 	check_range(p, "x86_64", &prog, AUDIT_ARCH_I386, 0, 1023,
 		    (const uint64_t (*)[6])vecs, LEN(vecs), "big i386");
 	ujs_program_free(&prog);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 /* One syscall with @n_rules argument rules of @n_cmps comparisons each. */
@@ -757,7 +729,7 @@ static void test_many_rules(size_t n_rules, size_t n_cmps, bool last)
 
 	if (!compile(p, "x86_64", &prog)) {
 		ok(false, "ioctl with %zu rules compiles", n_rules);
-		policy_free(p);
+		ujs_policy_free(p);
 		return;
 	}
 	for (i = 0; i < n_rules + 3; i++) {
@@ -775,7 +747,7 @@ static void test_many_rules(size_t n_rules, size_t n_cmps, bool last)
 	snprintf(what, sizeof(what), "ioctl with %zu rules, all numbers", n_rules);
 	check_range(p, "x86_64", &prog, AUDIT_ARCH_X86_64, 0, 600, vec, 1, what);
 	ujs_program_free(&prog);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 static void test_too_big(void)
@@ -788,7 +760,7 @@ static void test_too_big(void)
 	   strstr(err, "test.json: the program needs") &&
 	   strstr(err, "more than the kernel's limit of 4096"),
 	   "a program over 4096 instructions is refused: %s", err);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 static void test_report(void)
@@ -815,7 +787,7 @@ static void test_report(void)
 	if (n != 3)
 		printf("# got:\n%s", text);
 	free(text);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 /* Shows @text in the TAP output as comment lines. */
@@ -845,7 +817,7 @@ static void test_dump_compiled(void)
 	arg_add(p, rule_add(p, "openat", ERRNO(13)), 2, UJS_CMP_GE, 1, 0);
 	if (!compile(p, "x86_64", &prog)) {
 		ok(false, "dump policy compiles");
-		policy_free(p);
+		ujs_policy_free(p);
 		return;
 	}
 	f = open_memstream(&text, &size);
@@ -862,7 +834,7 @@ static void test_dump_compiled(void)
 	print_commented(text);
 	ujs_program_free(&prog);
 	free(text);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -982,7 +954,7 @@ static void test_random(void)
 
 		if (!compile(p, t->name, &prog)) {
 			failed++;
-			policy_free(p);
+			ujs_policy_free(p);
 			continue;
 		}
 		for (v = 0; v < 400; v++) {
@@ -1005,7 +977,7 @@ static void test_random(void)
 			runs++;
 		}
 		ujs_program_free(&prog);
-		policy_free(p);
+		ujs_policy_free(p);
 	}
 	ok(!failed && !misses,
 	   "120 random policies, %u vectors decide as the reference (%u misses, %u failed to compile)",
@@ -1093,7 +1065,7 @@ static void test_kernel(void)
 	rule_add(p, "getpriority", ALLOW);
 	if (!compile(p, NULL, &prog)) {
 		ok(false, "kernel policy compiles");
-		policy_free(p);
+		ujs_policy_free(p);
 		return;
 	}
 	st = run_child(&prog, false);
@@ -1114,7 +1086,7 @@ static void test_kernel(void)
 		   "kernel: an x32 call is killed with SIGSYS (status 0x%x)", st);
 	}
 	ujs_program_free(&prog);
-	policy_free(p);
+	ujs_policy_free(p);
 }
 
 int main(void)

@@ -17,13 +17,7 @@
 #include "bpf.h"
 #include "install.h"
 #include "tap.h"
-
-__attribute__((noreturn))
-static void bail(const char *why)
-{
-	printf("Bail out! %s\n", why);
-	exit(1);
-}
+#include "test_util.h"
 
 #define ARCH_OFF offsetof(struct seccomp_data, arch)
 #define NR_OFF offsetof(struct seccomp_data, nr)
@@ -155,7 +149,7 @@ static uint32_t run(const struct sock_filter *insns, size_t len, uint32_t arch,
 	uint32_t ret = 0xdead;
 
 	if (ujs_bpf_run(insns, len, &d, &ret, err, sizeof(err)))
-		bail(err);
+		bail("%s", err);
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 
 #include "policy.h"
 #include "tap.h"
+#include "test_util.h"
 
 /* Contents of @path without trailing whitespace, or NULL. */
 static char *read_expected(const char *path)
@@ -82,15 +83,11 @@ int main(int argc, char **argv)
 	struct dirent **list;
 	int n, i;
 
-	if (chdir(dir)) {
-		printf("Bail out! %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
+	if (chdir(dir))
+		bail("%s: %s", dir, strerror(errno));
 	n = scandir(".", &list, is_json, alphasort);
-	if (n < 0) {
-		printf("Bail out! %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
+	if (n < 0)
+		bail("%s: %s", dir, strerror(errno));
 	ok(n >= 30, "%s: %d cases (at least 30)", dir, n);
 	for (i = 0; i < n; i++) {
 		run_case(list[i]->d_name, &opts);

@@ -16,19 +16,9 @@
 #include "policy.h"
 #include "program.h"
 #include "tap.h"
+#include "test_util.h"
 
 static char err[1024];
-
-static const struct ujs_arch *arch(const char *name)
-{
-	const struct ujs_arch *a = ujs_arch_by_name(name);
-
-	if (!a) {
-		printf("Bail out! no table for %s\n", name);
-		exit(1);
-	}
-	return a;
-}
 
 /* Parses @json as "t.json" for @target; prints the error on failure. */
 static struct ujs_policy *parse_for(const char *json, const char *target,

@@ -9,17 +9,7 @@
 
 #include "syscalls.h"
 #include "tap.h"
-
-static const struct ujs_arch *arch(const char *name)
-{
-	const struct ujs_arch *a = ujs_arch_by_name(name);
-
-	if (!a) {
-		printf("Bail out! no table for %s\n", name);
-		exit(1);
-	}
-	return a;
-}
+#include "test_util.h"
 
 static void test_arch_list(void)
 {

@@ -20,7 +20,8 @@ SECCOMP_LIB_SRC := $(filter-out $(US)/main.c,$(wildcard $(US)/*.c)) $(GEN)/sysca
 SECCOMP_LIB_OBJ := $(patsubst %.c,$(UB)/obj/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 SECCOMP_LIB_ASAN := $(patsubst %.c,$(UB)/asan/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 SECCOMP_LIB_STATIC := $(patsubst %.c,$(UB)/static/%.o,$(notdir $(SECCOMP_LIB_SRC)))
-PRELOAD_SRC := $(wildcard $(TOP)/preload/*.c) $(US)/install.c
+PRELOAD_SRC := $(wildcard $(TOP)/preload/*.c) $(US)/install.c $(US)/errmsg.c \
+	$(US)/fdpass.c
 UNIT_TESTS := $(patsubst $(TOP)/tests/unit/%.c,$(T)/unit/%,$(wildcard $(TOP)/tests/unit/*_test.c))
 
 vpath %.c $(US) $(GEN)
@@ -79,7 +80,8 @@ $(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
 	@mkdir -p $(@D)
 	musl-gcc $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
 
-$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS)
+$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS) \
+		$(wildcard $(TOP)/tests/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< \
 		$(UB)/libujail-seccomp-asan.a -ljson-c

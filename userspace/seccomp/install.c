@@ -24,7 +24,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,9 +33,10 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
+#include "errmsg.h"
+#include "fdpass.h"
 #include "install.h"
 
 /* The lowest number the supervisor socket is moved to (see above). */
@@ -47,17 +47,6 @@
  * brk() or munmap(), which the policy may deny.
  */
 static struct sock_filter filter_buf[BPF_MAXINSNS];
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static const char *const mode_names[] = {
 	[UJS_MODE_LOG_ERRNO] = "log-errno",
@@ -149,19 +138,19 @@ static int check_header(const struct ujs_prog_header *h, uint32_t audit_arch,
 	const uint32_t known_flags = UJS_PROG_F_LOG | UJS_PROG_F_SPEC_ALLOW;
 
 	if (memcmp(h->magic, UJS_PROG_MAGIC, sizeof(h->magic)) != 0)
-		return fail(err, errlen, "not a compiled seccomp program (bad magic)");
+		return ujs_fail(err, errlen, "not a compiled seccomp program (bad magic)");
 	if (h->version != UJS_PROG_VERSION)
-		return fail(err, errlen, "program version %u, this loader reads version %u",
-			    h->version, UJS_PROG_VERSION);
+		return ujs_fail(err, errlen, "program version %u, this loader reads version %u",
+				h->version, UJS_PROG_VERSION);
 	if (audit_arch && h->audit_arch != audit_arch)
-		return fail(err, errlen,
-			    "program is for audit arch 0x%08x, this machine is 0x%08x: compile it for this machine",
-			    h->audit_arch, audit_arch);
+		return ujs_fail(err, errlen,
+				"program is for audit arch 0x%08x, this machine is 0x%08x: compile it for this machine",
+				h->audit_arch, audit_arch);
 	if (h->count == 0 || h->count > UJS_PROG_MAX_INSNS)
-		return fail(err, errlen, "instruction count %u out of range 1..%u",
-			    h->count, UJS_PROG_MAX_INSNS);
+		return ujs_fail(err, errlen, "instruction count %u out of range 1..%u",
+				h->count, UJS_PROG_MAX_INSNS);
 	if (h->flags & ~known_flags)
-		return fail(err, errlen, "unknown flags 0x%x", h->flags & ~known_flags);
+		return ujs_fail(err, errlen, "unknown flags 0x%x", h->flags & ~known_flags);
 	return 0;
 }
 
@@ -174,19 +163,19 @@ static int read_insns(int fd, struct ujs_loaded_program *prog, char *err,
 
 	prog->insns = malloc(size);
 	if (!prog->insns)
-		return fail(err, errlen, "out of memory for %u instructions", prog->count);
+		return ujs_fail(err, errlen, "out of memory for %u instructions", prog->count);
 	n = read_full(fd, prog->insns, size);
 	if (n < 0)
-		return fail(err, errlen, "read: %s", strerror(errno));
+		return ujs_fail(err, errlen, "read: %s", strerror(errno));
 	if ((size_t)n < size)
-		return fail(err, errlen, "truncated: %zu of %u instructions",
-			    (size_t)n / sizeof(*prog->insns), prog->count);
+		return ujs_fail(err, errlen, "truncated: %zu of %u instructions",
+				(size_t)n / sizeof(*prog->insns), prog->count);
 	n = read_full(fd, &extra, 1);
 	if (n < 0)
-		return fail(err, errlen, "read: %s", strerror(errno));
+		return ujs_fail(err, errlen, "read: %s", strerror(errno));
 	if (n > 0)
-		return fail(err, errlen, "data after the %u instructions the header announces",
-			    prog->count);
+		return ujs_fail(err, errlen, "data after the %u instructions the header announces",
+				prog->count);
 	return 0;
 }
 
@@ -206,9 +195,9 @@ int ujs_program_read_arch(int fd, uint32_t audit_arch,
 	memset(prog, 0, sizeof(*prog));
 	n = read_full(fd, &h, sizeof(h));
 	if (n < 0)
-		return fail(err, errlen, "read: %s", strerror(errno));
+		return ujs_fail(err, errlen, "read: %s", strerror(errno));
 	if ((size_t)n < sizeof(h))
-		return fail(err, errlen, "truncated header: %zd of %zu bytes", n, sizeof(h));
+		return ujs_fail(err, errlen, "truncated header: %zd of %zu bytes", n, sizeof(h));
 	if (check_header(&h, audit_arch, err, errlen))
 		return -1;
 	prog->count = h.count;
@@ -296,9 +285,9 @@ int ujs_filter_build(const struct ujs_loaded_program *prog, enum ujs_mode mode,
 	size_t skip = mode == UJS_MODE_NOTIFY ? UJS_HANDOFF_PREFIX_LEN : 0;
 
 	if (prog->count == 0 || skip + prog->count > BPF_MAXINSNS)
-		return fail(err, errlen, "%u instructions%s: the kernel takes 1..%d",
-			    prog->count, skip ? " and the handoff prefix" : "",
-			    BPF_MAXINSNS);
+		return ujs_fail(err, errlen, "%u instructions%s: the kernel takes 1..%d",
+				prog->count, skip ? " and the handoff prefix" : "",
+				BPF_MAXINSNS);
 	if (skip)
 		handoff_prefix(out, ujs_native_audit_arch(), sock, listener);
 	for (size_t i = 0; i < prog->count; i++) {
@@ -342,12 +331,12 @@ static long load_filter(struct sock_filter *insns, size_t len,
 static int load_error(long ret, char *err, size_t errlen)
 {
 	if (ret > 0)
-		return fail(err, errlen,
-			    "seccomp: thread %ld cannot take the filter (TSYNC)", ret);
+		return ujs_fail(err, errlen,
+				"seccomp: thread %ld cannot take the filter (TSYNC)", ret);
 	if (errno == ESRCH)
-		return fail(err, errlen,
-			    "seccomp: a thread of the process cannot take the filter (TSYNC)");
-	return fail(err, errlen, "seccomp: %s", strerror(errno));
+		return ujs_fail(err, errlen,
+				"seccomp: a thread of the process cannot take the filter (TSYNC)");
+	return ujs_fail(err, errlen, "seccomp: %s", strerror(errno));
 }
 
 /* LOG_ERRNO and ERRNO_LOG: load, nothing to hand over. */
@@ -397,29 +386,12 @@ static int lowest_free_fd(int any_fd)
 /* Raw syscalls with the numbers the prefix allows (libc may use others). */
 static long send_listener(int sock, int listener)
 {
-	char byte = 'L';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} control;
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg;
+	struct ujs_fd_msg m;
 	long ret;
 
-	memset(&control, 0, sizeof(control));
-	cmsg = CMSG_FIRSTHDR(&msg);
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &listener, sizeof(int));
+	ujs_fd_msg_init(&m, listener);
 	do
-		ret = syscall(SYS_sendmsg, sock, &msg, MSG_NOSIGNAL);
+		ret = syscall(SYS_sendmsg, sock, &m.msg, MSG_NOSIGNAL);
 	while (ret < 0 && errno == EINTR);
 	return ret;
 }
@@ -452,8 +424,8 @@ static int install_notify(const struct ujs_loaded_program *prog, int sock,
 	listener_expected = lowest_free_fd(sock);
 	if (listener_expected < 0) {
 		close(sock);
-		return fail(err, errlen, "no free descriptor for the listener: %s",
-			    strerror(errno));
+		return ujs_fail(err, errlen, "no free descriptor for the listener: %s",
+				strerror(errno));
 	}
 	if (ujs_filter_build(prog, UJS_MODE_NOTIFY, sock, listener_expected,
 			     filter_buf, &len, err, errlen)) {
@@ -482,16 +454,16 @@ int ujs_install_mode(struct ujs_loaded_program *prog, enum ujs_mode mode,
 		     int notify_sock, char *err, size_t errlen)
 {
 	if (mode == UJS_MODE_NOTIFY && notify_sock < 0)
-		return fail(err, errlen, "notify mode needs a supervisor");
+		return ujs_fail(err, errlen, "notify mode needs a supervisor");
 	if (mode == UJS_MODE_LOG_ERRNO && !ujs_kernel_has_log_errno()) {
 		if (notify_sock >= 0)
 			close(notify_sock);
-		return fail(err, errlen, "the kernel has no SECCOMP_RET_LOG_ERRNO action");
+		return ujs_fail(err, errlen, "the kernel has no SECCOMP_RET_LOG_ERRNO action");
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
 		if (notify_sock >= 0)
 			close(notify_sock);
-		return fail(err, errlen, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
+		return ujs_fail(err, errlen, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
 	}
 	if (mode == UJS_MODE_NOTIFY)
 		return install_notify(prog, notify_sock, err, errlen);

@@ -15,6 +15,7 @@
 
 #include "bpf.h"
 #include "compile.h"
+#include "errmsg.h"
 #include "install.h"
 #include "load.h"
 #include "policy.h"
@@ -155,11 +156,9 @@ static void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROG ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ujs_vprint_error(PROG, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(status);
 }
 
@@ -170,7 +169,7 @@ static void usage_error(const char *usage, const char *what)
 	exit(EXIT_USAGE);
 }
 
-/* Options every command shares. */
+/* The options of all commands, as parsed. */
 struct common {
 	const struct ujs_arch *arch;	/* NULL: native */
 	const struct ujs_arch *call_arch;
@@ -179,9 +178,45 @@ struct common {
 	const char *name;
 	const char *mode;
 	const char *preload;
+	const char *argv0;		/* of ujail-seccomp itself */
 };
 
 enum { OPT_SKIP_UNKNOWN = 256, OPT_CALL_ARCH, OPT_PRELOAD };
+
+/* Which options a command takes. */
+enum {
+	O_ARCH = 1 << 0,
+	O_CALL_ARCH = 1 << 1,
+	O_SKIP_UNKNOWN = 1 << 2,
+	O_OUTPUT = 1 << 3,
+	O_NAME = 1 << 4,
+	O_MODE = 1 << 5,
+	O_PRELOAD = 1 << 6,
+};
+
+static const struct {
+	unsigned int bit;
+	struct option option;
+} all_options[] = {
+	{ O_NAME, { "name", required_argument, NULL, 'n' } },
+	{ O_MODE, { "mode", required_argument, NULL, 'm' } },
+	{ O_ARCH, { "arch", required_argument, NULL, 'a' } },
+	{ O_CALL_ARCH, { "call-arch", required_argument, NULL, OPT_CALL_ARCH } },
+	{ O_SKIP_UNKNOWN, { "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN } },
+	{ O_OUTPUT, { "output", required_argument, NULL, 'o' } },
+	{ O_PRELOAD, { "preload", required_argument, NULL, OPT_PRELOAD } },
+};
+
+#define N_OPTIONS (sizeof(all_options) / sizeof(all_options[0]))
+
+/* A command: its options, and what it does with the operands after them. */
+struct command {
+	const char *name;
+	const char *usage;
+	unsigned int options;		/* O_* */
+	bool stop_at_operand;		/* options only before the first operand */
+	int (*run)(const struct common *c, int argc, char **argv);
+};
 
 static const struct ujs_arch *arch_option(const char *opt, const char *name,
 					  const char *usage)
@@ -196,36 +231,75 @@ static const struct ujs_arch *arch_option(const char *opt, const char *name,
 	return arch;
 }
 
-/* getopt_long over the options @cmd takes (listed in @shorts/@longs). */
-static int parse_options(int argc, char **argv, const char *shorts,
-			 const struct option *longs, const char *usage,
+/* getopt_long's tables for the options of @cmd, and --help. */
+static void option_tables(const struct command *cmd, struct option *longs,
+			  char *shorts)
+{
+	size_t i, n = 0;
+
+	if (cmd->stop_at_operand)
+		*shorts++ = '+';
+	for (i = 0; i < N_OPTIONS; i++) {
+		const struct option *o = &all_options[i].option;
+
+		if (!(cmd->options & all_options[i].bit))
+			continue;
+		longs[n++] = *o;
+		if (o->val < 256) {
+			*shorts++ = (char)o->val;
+			*shorts++ = ':';	/* every short option takes a value */
+		}
+	}
+	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longs[n] = (struct option){ NULL, 0, NULL, 0 };
+	strcpy(shorts, "h");
+}
+
+__attribute__((noreturn))
+static void bad_option(const char *usage, char **argv)
+{
+	char what[128];
+
+	if (optopt)
+		snprintf(what, sizeof(what), "-%c: unknown option or missing value", optopt);
+	else
+		snprintf(what, sizeof(what), "%s: unknown option or missing value",
+			 argv[optind - 1]);
+	usage_error(usage, what);
+}
+
+static void set_option(int opt, const char *usage, struct common *c)
+{
+	switch (opt) {
+	case 'a': c->arch = arch_option("-a", optarg, usage); break;
+	case OPT_CALL_ARCH: c->call_arch = arch_option("--call-arch", optarg, usage); break;
+	case OPT_SKIP_UNKNOWN: c->skip_unknown = true; break;
+	case 'o': c->output = optarg; break;
+	case 'n': c->name = optarg; break;
+	case 'm': c->mode = optarg; break;
+	case OPT_PRELOAD: c->preload = optarg; break;
+	}
+}
+
+/* getopt_long over the options @cmd takes; the index of the first operand. */
+static int parse_options(const struct command *cmd, int argc, char **argv,
 			 struct common *c)
 {
+	struct option longs[N_OPTIONS + 2];
+	char shorts[2 * N_OPTIONS + 3];
 	int opt;
 
+	option_tables(cmd, longs, shorts);
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		switch (opt) {
-		case 'a': c->arch = arch_option("-a", optarg, usage); break;
-		case OPT_CALL_ARCH: c->call_arch = arch_option("--call-arch", optarg, usage); break;
-		case OPT_SKIP_UNKNOWN: c->skip_unknown = true; break;
-		case 'o': c->output = optarg; break;
-		case 'n': c->name = optarg; break;
-		case 'm': c->mode = optarg; break;
-		case OPT_PRELOAD: c->preload = optarg; break;
-		case 'h': fputs(usage, stdout); exit(0);
-		default: {
-			char what[128];
-
-			if (optopt)
-				snprintf(what, sizeof(what), "-%c: unknown option or missing value", optopt);
-			else
-				snprintf(what, sizeof(what), "%s: unknown option or missing value",
-					 argv[optind - 1]);
-			usage_error(usage, what);
+		if (opt == 'h') {
+			fputs(cmd->usage, stdout);
+			exit(0);
 		}
-		}
+		if (opt == '?')
+			bad_option(cmd->usage, argv);
+		set_option(opt, cmd->usage, c);
 	}
 	return optind;
 }
@@ -342,47 +416,30 @@ static int write_program_file(const char *out, const struct ujs_loaded_program *
 	return 0;
 }
 
-static int cmd_compile(int argc, char **argv)
+static int cmd_compile(const struct common *c, int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct common c = { 0 };
 	struct input in;
-	int i = parse_options(argc, argv, "a:o:h", longs, usage_compile, &c);
 
-	if (argc - i != 1)
+	if (argc != 1)
 		usage_error(usage_compile, "compile takes one POLICY");
-	if (!c.output)
+	if (!c->output)
 		usage_error(usage_compile, "-o OUT is missing");
 	memset(&in, 0, sizeof(in));
-	compile_policy(argv[i], &c, &in);
-	write_program_file(c.output, &in.loaded);
+	compile_policy(argv[0], c, &in);
+	write_program_file(c->output, &in.loaded);
 	free_input(&in);
 	return 0;
 }
 
 /* ---- dump, check ---- */
 
-static int cmd_dump(int argc, char **argv)
+static int cmd_dump(const struct common *c, int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct common c = { 0 };
 	struct input in;
-	int i = parse_options(argc, argv, "a:h", longs, usage_dump, &c);
 
-	if (argc - i != 1)
+	if (argc != 1)
 		usage_error(usage_dump, "dump takes one POLICY or PROGRAM");
-	load_input(argv[i], &c, false, &in);
+	load_input(argv[0], c, false, &in);
 	ujs_bpf_dump(in.loaded.insns, in.loaded.count, stdout);
 	free_input(&in);
 	return 0;
@@ -414,28 +471,20 @@ static void print_uncacheable(const struct ujs_policy *p, const struct ujs_arch 
 	free(text);
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_check(const struct common *c, int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct common c = { 0 };
 	struct input in;
-	int i = parse_options(argc, argv, "a:h", longs, usage_check, &c);
 
-	if (argc - i != 1)
+	if (argc != 1)
 		usage_error(usage_check, "check takes one POLICY");
 	memset(&in, 0, sizeof(in));
-	compile_policy(argv[i], &c, &in);
-	printf("%s: valid\n", argv[i]);
+	compile_policy(argv[0], c, &in);
+	printf("%s: valid\n", argv[0]);
 	printf("rules: %zu\n", in.policy->n_rules);
 	printf("instructions: %u\n", in.loaded.count);
 	printf("default action: %s\n", ujs_action_name(in.policy->default_action.kind));
 	print_architectures(in.policy, in.arch);
-	print_uncacheable(in.policy, c.arch);
+	print_uncacheable(in.policy, c->arch);
 	free_input(&in);
 	return 0;
 }
@@ -488,34 +537,35 @@ static void print_decision(uint32_t ret)
 	}
 }
 
-static int cmd_sim(int argc, char **argv)
+/* The call described by SYSCALL [ARG]... (@argc of them) of @call_arch. */
+static struct seccomp_data sim_call(const struct ujs_arch *call_arch,
+				    uint32_t audit_arch, int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "call-arch", required_argument, NULL, OPT_CALL_ARCH },
-		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct seccomp_data data = { 0 };
+
+	data.arch = call_arch ? call_arch->audit_arch : audit_arch;
+	data.nr = (int)syscall_arg(argv[0], call_arch);
+	for (int a = 0; a < argc - 1; a++)
+		data.args[a] = number_arg(argv[1 + a], "ARG: not a number");
+	return data;
+}
+
+static int cmd_sim(const struct common *c, int argc, char **argv)
+{
+	struct seccomp_data data;
 	const struct ujs_arch *call_arch;
-	struct common c = { 0 };
 	struct input in;
 	char err[256];
 	const char *name;
 	uint32_t ret;
-	int i = parse_options(argc, argv, "a:h", longs, usage_sim, &c);
 
-	if (argc - i < 2 || argc - i > 8)
+	if (argc < 2 || argc > 8)
 		usage_error(usage_sim, "sim takes POLICY|PROGRAM, SYSCALL and up to 6 ARGs");
-	load_input(argv[i], &c, false, &in);
-	call_arch = c.call_arch ? c.call_arch : in.arch;
-	data.arch = call_arch ? call_arch->audit_arch : in.loaded.audit_arch;
-	data.nr = (int)syscall_arg(argv[i + 1], call_arch);
-	for (int a = 0; a < argc - i - 2; a++)
-		data.args[a] = number_arg(argv[i + 2 + a], "ARG: not a number");
+	load_input(argv[0], c, false, &in);
+	call_arch = c->call_arch ? c->call_arch : in.arch;
+	data = sim_call(call_arch, in.loaded.audit_arch, argc - 1, argv + 1);
 	if (ujs_bpf_run(in.loaded.insns, in.loaded.count, &data, &ret, err, sizeof(err)))
-		die(EXIT_POLICY, "%s: %s", argv[i], err);
+		die(EXIT_POLICY, "%s: %s", argv[0], err);
 	name = call_arch ? ujs_syscall_name(call_arch, (uint32_t)data.nr) : NULL;
 	if (name)
 		printf("%s: ", name);
@@ -539,40 +589,32 @@ static void self_exe(char *buf, size_t len, const char *argv0)
 	snprintf(buf, len, "%s", argv0);
 }
 
-static int cmd_run(int argc, char **argv, const char *argv0)
+static int cmd_run(const struct common *c, int argc, char **argv)
 {
-	static const struct option longs[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN },
-		{ "preload", required_argument, NULL, OPT_PRELOAD },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct common c = { 0 };
 	struct ujs_run_opts opts = { .log = stderr };
 	char exe[PATH_MAX], err[512];
 	const char *why, *base;
 	struct input in;
-	int i = parse_options(argc, argv, "+n:m:h", longs, usage_run, &c);
 	int status;
 
-	if (argc - i >= 1 && i + 1 < argc && strcmp(argv[i + 1], "--") == 0) {
-		argv[i + 1] = argv[i];
-		i++;
+	/* "POLICY -- CMD": options end at POLICY, so the "--" comes after it. */
+	if (argc >= 2 && strcmp(argv[1], "--") == 0) {
+		argv[1] = argv[0];
+		argv++;
+		argc--;
 	}
-	if (argc - i < 2)
+	if (argc < 2)
 		usage_error(usage_run, "run takes POLICY|PROGRAM and CMD");
-	if (ujs_choose_mode(c.mode, &opts.mode, &why, err, sizeof(err)))
+	if (ujs_choose_mode(c->mode, &opts.mode, &why, err, sizeof(err)))
 		die(EXIT_POLICY, "%s", err);
-	load_input(argv[i], &c, true, &in);
+	load_input(argv[0], c, true, &in);
 	fprintf(stderr, PROG ": mode %s: %s\n", ujs_mode_name(opts.mode), why);
-	base = strrchr(argv[i + 1], '/');
-	opts.name = c.name ? c.name : base ? base + 1 : argv[i + 1];
-	opts.preload = c.preload;
-	self_exe(exe, sizeof(exe), argv0);
+	base = strrchr(argv[1], '/');
+	opts.name = c->name ? c->name : base ? base + 1 : argv[1];
+	opts.preload = c->preload;
+	self_exe(exe, sizeof(exe), c->argv0);
 	opts.self_exe = exe;
-	status = ujs_run(&opts, &in.loaded, argv + i + 1, err, sizeof(err));
+	status = ujs_run(&opts, &in.loaded, argv + 1, err, sizeof(err));
 	free_input(&in);
 	if (status < 0)
 		die(EXIT_NOT_STARTED, "%s", err);
@@ -597,32 +639,50 @@ static int cmd_mode(int argc, char **argv)
 	return 0;
 }
 
+static const struct command commands[] = {
+	{ "compile", usage_compile, O_ARCH | O_SKIP_UNKNOWN | O_OUTPUT, false, cmd_compile },
+	{ "dump", usage_dump, O_ARCH | O_SKIP_UNKNOWN, false, cmd_dump },
+	{ "check", usage_check, O_ARCH | O_SKIP_UNKNOWN, false, cmd_check },
+	{ "sim", usage_sim, O_ARCH | O_CALL_ARCH | O_SKIP_UNKNOWN, false, cmd_sim },
+	{ "run", usage_run, O_NAME | O_MODE | O_SKIP_UNKNOWN | O_PRELOAD, true, cmd_run },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* @argv[0] is the command's name; its options, then its operands. */
+static int run_command(const struct command *cmd, int argc, char **argv,
+		       const char *argv0)
+{
+	struct common c = { .argv0 = argv0 };
+	int i = parse_options(cmd, argc, argv, &c);
+
+	return cmd->run(&c, argc - i, argv + i);
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const char *name = argc > 1 ? argv[1] : NULL;
+	const struct command *cmd;
+	char what[128];
 
-	if (!cmd)
+	if (!name)
 		usage_error(usage_main, "a COMMAND is missing");
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		fputs(usage_main, stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "compile"))
-		return cmd_compile(argc - 1, argv + 1);
-	if (!strcmp(cmd, "dump"))
-		return cmd_dump(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "sim"))
-		return cmd_sim(argc - 1, argv + 1);
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1, argv[0]);
-	if (!strcmp(cmd, "mode"))
+	/* "mode" takes no options: -h or --help alone, or nothing. */
+	if (!strcmp(name, "mode"))
 		return cmd_mode(argc - 1, argv + 1);
-	{
-		char what[128];
-
-		snprintf(what, sizeof(what), "%s: unknown command", cmd);
-		usage_error(usage_main, what);
-	}
+	cmd = find_command(name);
+	if (cmd)
+		return run_command(cmd, argc - 1, argv + 1, argv[0]);
+	snprintf(what, sizeof(what), "%s: unknown command", name);
+	usage_error(usage_main, what);
 }

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,8 @@
 #include <unistd.h>
 
 #include "bpf.h"
+#include "errmsg.h"
+#include "fdpass.h"
 #include "supervise.h"
 #include "syscalls.h"
 
@@ -32,17 +33,6 @@ struct state {
 	struct seccomp_notif_resp *resp;
 	size_t req_size, resp_size;
 };
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 void ujs_supervise_sigset(sigset_t *set)
 {
@@ -111,7 +101,7 @@ static int handle_notification(struct state *st, char *err, size_t errlen)
 		/* The caller died or was interrupted by a signal meanwhile. */
 		if (errno == EINTR || errno == ENOENT)
 			return 0;
-		return fail(err, errlen, "SECCOMP_IOCTL_NOTIF_RECV: %s", strerror(errno));
+		return ujs_fail(err, errlen, "SECCOMP_IOCTL_NOTIF_RECV: %s", strerror(errno));
 	}
 	denied_errno = policy_errno(st, &st->req->data);
 	read_comm((pid_t)st->req->pid, comm, sizeof(comm));
@@ -126,7 +116,7 @@ static int handle_notification(struct state *st, char *err, size_t errlen)
 	st->resp->id = st->req->id;
 	st->resp->error = -denied_errno;
 	if (ioctl(st->listener, SECCOMP_IOCTL_NOTIF_SEND, st->resp) < 0 && errno != ENOENT)
-		return fail(err, errlen, "SECCOMP_IOCTL_NOTIF_SEND: %s", strerror(errno));
+		return ujs_fail(err, errlen, "SECCOMP_IOCTL_NOTIF_SEND: %s", strerror(errno));
 	return 0;
 }
 
@@ -135,7 +125,7 @@ static int alloc_notif_buffers(struct state *st, char *err, size_t errlen)
 	struct seccomp_notif_sizes sizes;
 
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
-		return fail(err, errlen, "SECCOMP_GET_NOTIF_SIZES: %s", strerror(errno));
+		return ujs_fail(err, errlen, "SECCOMP_GET_NOTIF_SIZES: %s", strerror(errno));
 	st->req_size = sizes.seccomp_notif > sizeof(*st->req) ?
 		       sizes.seccomp_notif : sizeof(*st->req);
 	st->resp_size = sizes.seccomp_notif_resp > sizeof(*st->resp) ?
@@ -143,37 +133,26 @@ static int alloc_notif_buffers(struct state *st, char *err, size_t errlen)
 	st->req = calloc(1, st->req_size);
 	st->resp = calloc(1, st->resp_size);
 	if (!st->req || !st->resp)
-		return fail(err, errlen, "out of memory");
+		return ujs_fail(err, errlen, "out of memory");
 	return 0;
 }
 
 /* One message with the listener, or the end of the socket. */
 static int receive_listener(struct state *st, int flags, char *err, size_t errlen)
 {
-	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} control;
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg;
+	struct ujs_fd_msg m;
 	ssize_t n;
+	int fd;
 
-	n = recvmsg(st->sock, &msg, MSG_CMSG_CLOEXEC | flags);
+	ujs_fd_msg_init(&m, -1);
+	n = recvmsg(st->sock, &m.msg, MSG_CMSG_CLOEXEC | flags);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (n < 0)
-		return fail(err, errlen, "receiving the seccomp listener: %s", strerror(errno));
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (n > 0 && cmsg && cmsg->cmsg_level == SOL_SOCKET &&
-	    cmsg->cmsg_type == SCM_RIGHTS && cmsg->cmsg_len == CMSG_LEN(sizeof(int))) {
-		memcpy(&st->listener, CMSG_DATA(cmsg), sizeof(int));
+		return ujs_fail(err, errlen, "receiving the seccomp listener: %s", strerror(errno));
+	fd = ujs_fd_msg_fd(&m, n);
+	if (fd >= 0) {
+		st->listener = fd;
 		if (alloc_notif_buffers(st, err, errlen))
 			return -1;
 	}
@@ -191,7 +170,7 @@ static int handle_signal(struct state *st, int sigfd, char *err, size_t errlen)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (n != (ssize_t)sizeof(si))
-		return fail(err, errlen, "signalfd: %s", n < 0 ? strerror(errno) : "short read");
+		return ujs_fail(err, errlen, "signalfd: %s", n < 0 ? strerror(errno) : "short read");
 	if (si.ssi_signo != SIGCHLD) {
 		kill(st->child, (int)si.ssi_signo);
 		return 0;
@@ -210,7 +189,7 @@ static int poll_once(struct state *st, int sigfd, char *err, size_t errlen)
 	};
 
 	if (poll(fds, 3, -1) < 0)
-		return errno == EINTR ? 0 : fail(err, errlen, "poll: %s", strerror(errno));
+		return errno == EINTR ? 0 : ujs_fail(err, errlen, "poll: %s", strerror(errno));
 	if ((fds[2].revents & POLLIN) && handle_notification(st, err, errlen))
 		return -1;
 	if (fds[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
