@@ -73,6 +73,8 @@ $(T)/seccomp_bpf $(T)/seccomp_benchmark: $(T)/%: $(SELFTESTS)/seccomp/%.c $(KSRC
 
 include userspace/seccomp/build.mk
 include tests/seccomp/progs.mk
+include userspace/ujail/build.mk
+include tests/ujail/tests.mk
 
 check: deps
 	@scripts/check.sh

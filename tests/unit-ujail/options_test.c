@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ujail's command line: procd's argv, the long options, SRC:DST staging,
+ * jail files, and every error with its exact message. Prints TAP.
+ */
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "tap.h"
+
+#ifndef CLONE_NEWCGROUP
+#define CLONE_NEWCGROUP 0x02000000
+#endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
+static char tmpdir[] = "/tmp/ujail-options-XXXXXX";
+
+struct result {
+	int rc;
+	char *err;	/* what went to jail_err */
+	char *out;	/* what went to jail_out */
+};
+
+#define ARGS(...) ((const char *[]){ "ujail", __VA_ARGS__, NULL })
+
+/* Parses @args (NULL-terminated) into @o, capturing the messages. */
+static struct result parse(struct jail_opts *o, const char **args)
+{
+	struct result r = { 0, NULL, NULL };
+	size_t err_len, out_len;
+	char *argv[64];
+	int argc = 0;
+
+	while (args[argc])
+		argv[argc] = (char *)args[argc], argc++;
+	argv[argc] = NULL;
+	jail_err = open_memstream(&r.err, &err_len);
+	jail_out = open_memstream(&r.out, &out_len);
+	r.rc = jail_opts_parse(o, argc, argv);
+	fclose(jail_err);
+	fclose(jail_out);
+	jail_err = jail_out = NULL;
+	return r;
+}
+
+static void result_free(struct result *r)
+{
+	free(r->err);
+	free(r->out);
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* @args must fail with exactly @message (and a newline) on jail_err. */
+static void expect_error(const char **args, const char *message)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, args);
+	size_t len = strlen(message);
+	bool exact = r.rc == -1 && !strncmp(r.err, message, len) &&
+		     !strcmp(r.err + len, "\n");
+
+	if (!ok(exact, "error: %s", message))
+		printf("# rc %d, got: %s", r.rc, r.err);
+	jail_opts_free(&o);
+	result_free(&r);
+}
+
+static bool same_opts(const struct jail_opts *a, const struct jail_opts *b)
+{
+	bool same = str_eq(a->name, b->name) && str_eq(a->hostname, b->hostname) &&
+		    a->term_timeout == b->term_timeout &&
+		    str_eq(a->seccomp, b->seccomp) &&
+		    str_eq(a->capabilities, b->capabilities) &&
+		    str_eq(a->user, b->user) && str_eq(a->group, b->group) &&
+		    str_eq(a->pidfile, b->pidfile) &&
+		    a->no_new_privs == b->no_new_privs && a->proc == b->proc &&
+		    a->sys == b->sys && a->ubus == b->ubus &&
+		    a->dev_log == b->dev_log && a->ro_root == b->ro_root &&
+		    a->netns == b->netns && a->userns == b->userns &&
+		    a->cgroupns == b->cgroupns && a->fail_hard == b->fail_hard &&
+		    a->debug == b->debug && a->n_keep_env == b->n_keep_env &&
+		    a->n_paths == b->n_paths && a->n_joins == b->n_joins &&
+		    a->argc == b->argc;
+
+	for (size_t i = 0; same && i < a->n_keep_env; i++)
+		same = str_eq(a->keep_env[i], b->keep_env[i]);
+	for (size_t i = 0; same && i < a->n_paths; i++)
+		same = str_eq(a->paths[i].src, b->paths[i].src) &&
+		       str_eq(a->paths[i].dst, b->paths[i].dst) &&
+		       a->paths[i].writable == b->paths[i].writable;
+	for (size_t i = 0; same && i < a->n_joins; i++)
+		same = a->joins[i].pid == b->joins[i].pid &&
+		       a->joins[i].ns_flags == b->joins[i].ns_flags;
+	for (int i = 0; same && i < a->argc; i++)
+		same = str_eq(a->argv[i], b->argv[i]);
+	return same;
+}
+
+static bool path_is(const struct jail_opts *o, size_t i, const char *src,
+		    const char *dst, bool writable)
+{
+	return i < o->n_paths && str_eq(o->paths[i].src, src) &&
+	       str_eq(o->paths[i].dst, dst) && o->paths[i].writable == writable;
+}
+
+/* What procd's jail_run() builds, with every flag it can pass that we take. */
+static const char *procd_argv[] = {
+	"/sbin/ujail", "-t", "5", "-n", "dnsmasq", "-h", "router",
+	"-S", "/etc/seccomp/dnsmasq.json", "-U", "dnsmasq",
+	"-G", "dnsmasq", "-C", "/etc/capabilities/dnsmasq.json",
+	"-c", "-p", "-s", "-u", "-l", "-o", "-N", "-F",
+	"-P", "/var/run/dnsmasq.pid", "-E", "-e", "TZ", "-e", "LANG",
+	"-w", "/tmp/dhcp.leases", "-r", "/etc/dnsmasq.conf",
+	"-r", "/etc/hosts:/etc/hosts.jail", "-j", "1234:ipc,pid",
+	"--", "/usr/sbin/dnsmasq", "-k", "-C", "/var/etc/dnsmasq.conf", NULL
+};
+
+static void test_procd_argv(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, procd_argv);
+
+	ok(r.rc == 0 && !*r.err, "procd's argv parses");
+	ok(str_eq(o.name, "dnsmasq") && str_eq(o.hostname, "router") &&
+	   o.term_timeout == 5, "procd: -n -h -t");
+	ok(str_eq(o.seccomp, "/etc/seccomp/dnsmasq.json") &&
+	   str_eq(o.capabilities, "/etc/capabilities/dnsmasq.json") &&
+	   str_eq(o.user, "dnsmasq") && str_eq(o.group, "dnsmasq") &&
+	   str_eq(o.pidfile, "/var/run/dnsmasq.pid"), "procd: -S -C -U -G -P");
+	ok(o.no_new_privs && o.proc && o.sys && o.ubus && o.dev_log &&
+	   o.ro_root && o.netns && o.cgroupns && o.fail_hard && !o.userns,
+	   "procd: -c -p -s -u -l -o -N -F -E");
+	ok(o.n_keep_env == 2 && str_eq(o.keep_env[0], "TZ") &&
+	   str_eq(o.keep_env[1], "LANG") && !o.keep_env[2], "procd: -e NAME twice");
+	ok(o.n_paths == 3 && path_is(&o, 0, "/tmp/dhcp.leases", "/tmp/dhcp.leases", true) &&
+	   path_is(&o, 1, "/etc/dnsmasq.conf", "/etc/dnsmasq.conf", false) &&
+	   path_is(&o, 2, "/etc/hosts", "/etc/hosts.jail", false), "procd: -w -r, SRC:DST");
+	ok(o.n_joins == 1 && o.joins[0].pid == 1234 &&
+	   o.joins[0].ns_flags == (CLONE_NEWIPC | CLONE_NEWPID), "procd: -j PID:ipc,pid");
+	ok(o.argc == 4 && str_eq(o.argv[0], "/usr/sbin/dnsmasq") &&
+	   str_eq(o.argv[1], "-k") && str_eq(o.argv[2], "-C") &&
+	   str_eq(o.argv[3], "/var/etc/dnsmasq.conf") && !o.argv[4],
+	   "procd: the command after --, its own options untouched");
+	ok(o.config == NULL && o.debug == 0, "procd: no jail file, debug 0");
+	jail_opts_free(&o);
+	result_free(&r);
+}
+
+static void test_long_options(void)
+{
+	struct jail_opts s, l;
+	struct result rs = parse(&s, procd_argv);
+	struct result rl = parse(&l, ARGS(
+		"--timeout", "5", "--name", "dnsmasq", "--hostname=router",
+		"--seccomp", "/etc/seccomp/dnsmasq.json", "--user", "dnsmasq",
+		"--group", "dnsmasq", "--capabilities", "/etc/capabilities/dnsmasq.json",
+		"--no-new-privs", "--proc", "--sys", "--ubus", "--log",
+		"--read-only-root", "--net", "--cgroupns",
+		"--pidfile", "/var/run/dnsmasq.pid", "--require-jail",
+		"--keep-env", "TZ", "--keep-env", "LANG",
+		"--rw", "/tmp/dhcp.leases", "--ro", "/etc/dnsmasq.conf",
+		"--ro", "/etc/hosts:/etc/hosts.jail", "--join", "1234:ipc,pid",
+		"--", "/usr/sbin/dnsmasq", "-k", "-C", "/var/etc/dnsmasq.conf"));
+
+	ok(rs.rc == 0 && rl.rc == 0 && same_opts(&s, &l),
+	   "every long option means what its short one does");
+	jail_opts_free(&s);
+	jail_opts_free(&l);
+	result_free(&rs);
+	result_free(&rl);
+
+	rl = parse(&l, ARGS("--debug", "3", "-d", "7", "/bin/true"));
+	ok(rl.rc == 0 && l.debug == 7, "--debug and -d, the last wins");
+	jail_opts_free(&l);
+	result_free(&rl);
+}
+
+static void test_defaults_and_command(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS("-p", "/bin/echo", "-n", "hi"));
+
+	ok(r.rc == 0 && o.term_timeout == 5 && !o.name && o.proc,
+	   "default timeout 5 s, as procd");
+	ok(o.argc == 3 && str_eq(o.argv[1], "-n") && str_eq(o.argv[2], "hi"),
+	   "the first non-option starts the command, without --");
+	jail_opts_free(&o);
+	result_free(&r);
+
+	r = parse(&o, ARGS("-t", "0", "-t", "86400", "-n", "a", "-n", "b", "--", "/x"));
+	ok(r.rc == 0 && o.term_timeout == 86400 && str_eq(o.name, "b"),
+	   "-t 0..86400; a value given twice: the last wins");
+	jail_opts_free(&o);
+	result_free(&r);
+}
+
+static void test_paths(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS(
+		"-r", "/etc/a:/etc/b", "-w", "//srv/./data//x/", "-r", "/etc/a:/etc/b",
+		"-r", "/etc/a:/opt/a", "-r", "/lib/x:/lib/y:z", "--", "/bin/true"));
+
+	ok(r.rc == 0 && path_is(&o, 0, "/etc/a", "/etc/b", false),
+	   "-r SRC:DST maps SRC to DST");
+	ok(path_is(&o, 1, "/srv/data/x", "/srv/data/x", true),
+	   "paths are normalized: //, /./ and a trailing / go");
+	ok(path_is(&o, 2, "/etc/a", "/opt/a", false),
+	   "the same entry twice counts once; one SRC may go to two places");
+	ok(o.n_paths == 4 && path_is(&o, 3, "/lib/x", "/lib/y:z", false),
+	   "split at the first ':' only, as procd");
+	jail_opts_free(&o);
+	result_free(&r);
+}
+
+static void test_errors(void)
+{
+	char long_host[80];
+
+	memset(long_host, 'h', 65);
+	long_host[65] = '\0';
+
+	expect_error(ARGS("-r", "etc/passwd", "/bin/true"),
+		     "ujail: -r 'etc/passwd': not an absolute path");
+	expect_error(ARGS("--ro", "etc/passwd", "/bin/true"),
+		     "ujail: --ro 'etc/passwd': not an absolute path");
+	expect_error(ARGS("-w", "", "/bin/true"), "ujail: -w '': empty path");
+	expect_error(ARGS("-r", "/etc/../shadow", "/bin/true"),
+		     "ujail: -r '/etc/../shadow': '..' is not allowed in a path");
+	expect_error(ARGS("-r", "/a:b", "/bin/true"),
+		     "ujail: -r '/a:b': destination 'b': not an absolute path");
+	expect_error(ARGS("-r", ":/b", "/bin/true"),
+		     "ujail: -r ':/b': source '': empty path");
+	expect_error(ARGS("-r", "/a:", "/bin/true"),
+		     "ujail: -r '/a:': destination '': empty path");
+	expect_error(ARGS("-r", "/a:/x/..", "/bin/true"),
+		     "ujail: -r '/a:/x/..': destination '/x/..': '..' is not allowed in a path");
+	expect_error(ARGS("-w", "/", "/bin/true"),
+		     "ujail: -w '/': cannot stage over the jail's root '/'");
+	expect_error(ARGS("-r", "/etc/x", "-w", "/etc/x/", "/bin/true"),
+		     "ujail: -w '/etc/x/': '/etc/x' is already staged read-only (-r)");
+	expect_error(ARGS("-w", "/etc/x", "-r", "/etc/x", "/bin/true"),
+		     "ujail: -r '/etc/x': '/etc/x' is already staged writable (-w)");
+	expect_error(ARGS("-r", "/a:/x", "-r", "/b:/x", "/bin/true"),
+		     "ujail: -r '/b:/x': '/x' is already staged from '/a'");
+
+	expect_error(ARGS("-t", "86401", "/bin/true"),
+		     "ujail: -t '86401': expected a number of seconds from 0 to 86400");
+	expect_error(ARGS("--timeout", "-1", "/bin/true"),
+		     "ujail: --timeout '-1': expected a number of seconds from 0 to 86400");
+	expect_error(ARGS("-t", "5s", "/bin/true"),
+		     "ujail: -t '5s': expected a number of seconds from 0 to 86400");
+	expect_error(ARGS("-t", "", "/bin/true"),
+		     "ujail: -t '': expected a number of seconds from 0 to 86400");
+	expect_error(ARGS("-t", "99999999999999999999999", "/bin/true"),
+		     "ujail: -t '99999999999999999999999': expected a number of seconds from 0 to 86400");
+	expect_error(ARGS("-d", "10", "/bin/true"),
+		     "ujail: -d '10': expected a level from 0 to 9");
+
+	expect_error(ARGS("-e", "", "/bin/true"), "ujail: -e '': must not be empty");
+	expect_error(ARGS("--keep-env", "A=B", "/bin/true"),
+		     "ujail: --keep-env 'A=B': expected a variable name; its value is "
+		     "taken from ujail's environment");
+
+	expect_error(ARGS("-j", "1234", "/bin/true"),
+		     "ujail: -j '1234': expected PID:NS[,NS...]");
+	expect_error(ARGS("-j", "abc:net", "/bin/true"),
+		     "ujail: -j 'abc:net': 'abc' is not a process id");
+	expect_error(ARGS("-j", "0:net", "/bin/true"),
+		     "ujail: -j '0:net': '0' is not a process id");
+	expect_error(ARGS("-j", ":net", "/bin/true"),
+		     "ujail: -j ':net': '' is not a process id");
+	expect_error(ARGS("-j", "1:foo", "/bin/true"),
+		     "ujail: -j '1:foo': unknown namespace 'foo' "
+		     "(pid, net, mnt, ipc, uts, cgroup, time)");
+	expect_error(ARGS("-j", "1:net,,ipc", "/bin/true"),
+		     "ujail: -j '1:net,,ipc': empty namespace name");
+	expect_error(ARGS("-j", "1:", "/bin/true"),
+		     "ujail: -j '1:': empty namespace name");
+	expect_error(ARGS("-j", "1:user", "/bin/true"),
+		     "ujail: -j '1:user': joining a user namespace is not implemented yet");
+	expect_error(ARGS("-j", "1:net,network", "/bin/true"),
+		     "ujail: -j '1:net,network': namespace 'network' given twice");
+	expect_error(ARGS("-j", "1:mnt", "-j", "2:ipc,mount", "/bin/true"),
+		     "ujail: -j '2:ipc,mount': the mnt namespace is already joined from pid 1");
+	expect_error(ARGS("-j", "1:net", "-N", "/bin/true"),
+		     "ujail: -j joins a net namespace and -N asks for a new one; "
+		     "use one or the other");
+	expect_error(ARGS("-h", "box", "-j", "1:uts", "/bin/true"),
+		     "ujail: -j joins a uts namespace and -h sets a hostname, "
+		     "which needs a new one; use one or the other");
+	expect_error(ARGS("-F", "-j", "1:cgroup", "/bin/true"),
+		     "ujail: -j joins a cgroup namespace and -F asks for a new one; "
+		     "use one or the other");
+
+	expect_error(ARGS("-n", "", "/bin/true"), "ujail: -n '': must not be empty");
+	expect_error(ARGS("--name", "a/b", "/bin/true"),
+		     "ujail: --name 'a/b': must not contain '/'");
+	expect_error(ARGS("-n", "a\tb", "/bin/true"),
+		     "ujail: -n 'a\tb': must not contain control characters");
+	expect_error(ARGS("-h", long_host, "/bin/true"),
+		     "ujail: -h 'hhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhh': "
+		     "longer than 64 characters");
+	expect_error(ARGS("-S", "", "/bin/true"), "ujail: -S '': must not be empty");
+	expect_error(ARGS("-C", "", "/bin/true"), "ujail: -C '': must not be empty");
+	expect_error(ARGS("-U", "", "/bin/true"), "ujail: -U '': must not be empty");
+	expect_error(ARGS("-G", "", "/bin/true"), "ujail: -G '': must not be empty");
+	expect_error(ARGS("-P", "", "/bin/true"), "ujail: -P '': must not be empty");
+
+	expect_error(ARGS("-x", "/bin/true"),
+		     "ujail: unknown option -x (see ujail --help)");
+	expect_error(ARGS("--bogus", "/bin/true"),
+		     "ujail: unknown option --bogus (see ujail --help)");
+	expect_error(ARGS("-n"), "ujail: -n needs an argument");
+	expect_error(ARGS("--name"), "ujail: --name needs an argument");
+	expect_error(ARGS("--proc=yes", "/bin/true"), "ujail: --proc takes no argument");
+	expect_error(ARGS("-p"), "ujail: no command to run; give it after -- (see ujail --help)");
+	expect_error(ARGS("-p", "--"), "ujail: no command to run; give it after -- (see ujail --help)");
+	expect_error(ARGS("--", ""), "ujail: empty command name");
+}
+
+static void test_refused(void)
+{
+	expect_error(ARGS("-f", "/bin/true"),
+		     "ujail: -f: user namespaces are not implemented yet");
+	expect_error(ARGS("-J", "/srv/bundle", "/bin/true"),
+		     "ujail: -J: procd's -J runs an OCI bundle (DIR/config.json); "
+		     "ujail does not support OCI bundles yet");
+	expect_error(ARGS("-i", "/bin/true"),
+		     "ujail: -i: procd's -i starts an OCI container at once; "
+		     "ujail does not support OCI bundles yet");
+	expect_error(ARGS("-R", "/srv/root", "/bin/true"),
+		     "ujail: -R: procd's -R uses DIR as the jail's root file system; "
+		     "ujail does not support an external root yet");
+	expect_error(ARGS("-O", "/srv/ov", "/bin/true"),
+		     "ujail: -O: procd's -O puts a writable overlay (kept in DIR) over "
+		     "the jail's root; ujail does not support overlays yet");
+	expect_error(ARGS("-T", "1M", "/bin/true"),
+		     "ujail: -T: procd's -T puts a writable tmpfs overlay of SIZE over "
+		     "the jail's root; ujail does not support overlays yet");
+	expect_error(ARGS("-y", "/bin/true"),
+		     "ujail: -y: procd's -y gives the jail a console (a pty handed to "
+		     "procd over ubus); ujail does not support a jail console yet");
+}
+
+static void test_help_version(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS("-p", "--help"));
+
+	ok(r.rc == 1 && !strncmp(r.out, "Usage: ujail [OPTION]...", 24) && !*r.err,
+	   "--help prints the usage on jail_out, returns 1");
+	ok(strstr(r.out, "--join PID:NS[,NS]") && strstr(r.out, "See ujail(8)."),
+	   "--help lists the options and points at the man page");
+	jail_opts_free(&o);
+	result_free(&r);
+
+	r = parse(&o, ARGS("-x", "--version"));
+	ok(r.rc == 1 && !strncmp(r.out, "ujail ", 6) && !*r.err,
+	   "--version wins over an unknown option");
+	jail_opts_free(&o);
+	result_free(&r);
+}
+
+/* Writes @text to tmpdir/@name; returns the path (static buffer). */
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+	return path;
+}
+
+static const char good_config[] =
+"{\n"
+"  \"name\": \"httpd\",\n"
+"  \"hostname\": \"www\",\n"
+"  \"timeout\": 10,\n"
+"  \"seccomp\": \"/etc/ujail/httpd.json\",\n"
+"  \"capabilities\": \"/etc/ujail/httpd-caps.json\",\n"
+"  \"user\": \"www-data\",\n"
+"  \"group\": \"www-data\",\n"
+"  \"no_new_privs\": true,\n"
+"  \"proc\": true, \"sys\": false, \"ubus\": false, \"log\": true,\n"
+"  \"read_only_root\": true, \"net\": false, \"cgroupns\": true,\n"
+"  \"pidfile\": \"/run/httpd.pid\",\n"
+"  \"keep_env\": [\"TZ\"],\n"
+"  \"ro\": [\"/www\", \"/etc/a:/etc/b\", {\"src\": \"/etc/httpd.conf\"},\n"
+"         {\"src\": \"/srv/x:y\", \"dst\": \"/x\"}],\n"
+"  \"rw\": [\"/var/log/httpd\"],\n"
+"  \"join\": [\"1:ipc\", {\"pid\": 2, \"namespaces\": [\"net\", \"time\"]}],\n"
+"  \"command\": [\"/usr/sbin/httpd\", \"-f\", \"-p\", \"80\"]\n"
+"}\n";
+
+static void test_config_good(void)
+{
+	const char *file = write_file("good.json", good_config);
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS("--config", file));
+
+	ok(r.rc == 0 && !*r.err, "a good jail file parses");
+	ok(str_eq(o.config, file) && str_eq(o.name, "httpd") &&
+	   str_eq(o.hostname, "www") && o.term_timeout == 10 &&
+	   str_eq(o.seccomp, "/etc/ujail/httpd.json") &&
+	   str_eq(o.capabilities, "/etc/ujail/httpd-caps.json") &&
+	   str_eq(o.user, "www-data") && str_eq(o.group, "www-data") &&
+	   str_eq(o.pidfile, "/run/httpd.pid"), "jail file: the values");
+	ok(o.no_new_privs && o.proc && !o.sys && !o.ubus && o.dev_log &&
+	   o.ro_root && !o.netns && o.cgroupns, "jail file: the flags");
+	ok(o.n_keep_env == 1 && str_eq(o.keep_env[0], "TZ"), "jail file: keep_env");
+	ok(o.n_paths == 5 && path_is(&o, 0, "/www", "/www", false) &&
+	   path_is(&o, 1, "/etc/a", "/etc/b", false) &&
+	   path_is(&o, 2, "/etc/httpd.conf", "/etc/httpd.conf", false) &&
+	   path_is(&o, 3, "/srv/x:y", "/x", false) &&
+	   path_is(&o, 4, "/var/log/httpd", "/var/log/httpd", true),
+	   "jail file: ro and rw as strings and objects (a ':' in an object's src)");
+	ok(o.n_joins == 2 && o.joins[0].pid == 1 && o.joins[0].ns_flags == CLONE_NEWIPC &&
+	   o.joins[1].pid == 2 && o.joins[1].ns_flags == (CLONE_NEWNET | CLONE_NEWTIME),
+	   "jail file: join as a string and as procd's {pid, namespaces}");
+	ok(o.argc == 4 && str_eq(o.argv[0], "/usr/sbin/httpd") && str_eq(o.argv[3], "80") &&
+	   !o.argv[4], "jail file: the command");
+	jail_opts_free(&o);
+	result_free(&r);
+
+	/* The command line wins, wherever --config is; lists add up. */
+	r = parse(&o, ARGS("-n", "early", "-t", "3", "--config", file, "-p", "-s",
+			   "-e", "LANG", "-e", "TZ", "-w", "/tmp/x", "--", "/bin/sh", "-c", ":"));
+	ok(r.rc == 0 && str_eq(o.name, "early") && o.term_timeout == 3,
+	   "jail file + command line: a value on the command line replaces the file's");
+	ok(o.sys && o.proc && o.cgroupns, "jail file + command line: flags only turn on");
+	ok(o.n_keep_env == 2 && o.n_paths == 6 && path_is(&o, 5, "/tmp/x", "/tmp/x", true) &&
+	   o.n_joins == 2, "jail file + command line: lists extend the file's");
+	ok(o.argc == 3 && str_eq(o.argv[0], "/bin/sh"),
+	   "jail file + command line: the command replaces the file's");
+	jail_opts_free(&o);
+	result_free(&r);
+
+	expect_error(ARGS("--config", file, "-r", "/www:/etc/b", "/bin/true"),
+		     "ujail: -r '/www:/etc/b': '/etc/b' is already staged from '/etc/a'");
+	expect_error(ARGS("--config", file, "-j", "5:net", "/bin/true"),
+		     "ujail: -j '5:net': the net namespace is already joined from pid 2");
+	{
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "ujail: --config '%s': only one jail file "
+			 "can be given", file);
+		expect_error(ARGS("--config", file, "--config", file, "/bin/true"), msg);
+	}
+}
+
+/* A jail file holding @json must fail with "ujail: FILE: @message". */
+static void expect_config_error(const char *json, const char *message)
+{
+	const char *file = write_file("bad.json", json);
+	char full[1024];
+
+	snprintf(full, sizeof(full), "ujail: %s: %s", file, message);
+	expect_error(ARGS("--config", file, "/bin/true"), full);
+}
+
+static void test_config_bad(void)
+{
+	char path[256], msg[512];
+
+	expect_config_error("{\"nmae\": \"x\"}", "nmae: unknown key");
+	expect_config_error("{\"name\": 5}", "name: expected a string");
+	expect_config_error("{\"name\": \"a\\u0000b\"}", "name: contains a NUL character");
+	expect_config_error("{\"name\": \"a/b\"}", "name: must not contain '/'");
+	expect_config_error("{\"timeout\": \"5\"}",
+			    "timeout: expected a number of seconds from 0 to 86400");
+	expect_config_error("{\"timeout\": 86401}",
+			    "timeout: expected a number of seconds from 0 to 86400");
+	expect_config_error("{\"timeout\": 1.5}",
+			    "timeout: expected a number of seconds from 0 to 86400");
+	expect_config_error("{\"proc\": 1}", "proc: expected true or false");
+	expect_config_error("{\"ro\": \"/etc\"}", "ro: expected an array");
+	expect_config_error("{\"ro\": [1]}",
+			    "ro[0]: expected \"SRC[:DST]\" or {\"src\": ..., \"dst\": ...}");
+	expect_config_error("{\"rw\": [\"/a\", \"tmp\"]}", "rw[1]: not an absolute path");
+	expect_config_error("{\"ro\": [{\"src\": \"etc\"}]}", "ro[0].src: not an absolute path");
+	expect_config_error("{\"ro\": [{\"src\": \"/a\", \"dst\": \"/b/../c\"}]}",
+			    "ro[0].dst: '..' is not allowed in a path");
+	expect_config_error("{\"ro\": [{\"src\": \"/a\", \"dst\": 3}]}",
+			    "ro[0].dst: expected a string");
+	expect_config_error("{\"ro\": [{\"dst\": \"/x\"}]}", "ro[0]: \"src\" is missing");
+	expect_config_error("{\"ro\": [{\"src\": \"/a\", \"mode\": \"x\"}]}",
+			    "ro[0].mode: unknown key");
+	expect_config_error("{\"keep_env\": [\"A=B\"]}",
+			    "keep_env[0]: expected a variable name; its value is taken "
+			    "from ujail's environment");
+	expect_config_error("{\"keep_env\": [null]}", "keep_env[0]: expected a string");
+	expect_config_error("{\"join\": [7]}",
+			    "join[0]: expected \"PID:NS[,NS...]\" or "
+			    "{\"pid\": ..., \"namespaces\": [...]}");
+	expect_config_error("{\"join\": [\"1:bogus\"]}",
+			    "join[0]: unknown namespace 'bogus' (pid, net, mnt, ipc, uts, cgroup, time)");
+	expect_config_error("{\"join\": [{\"pid\": 1, \"namespaces\": [\"foo\"]}]}",
+			    "join[0].namespaces[0]: unknown namespace 'foo' "
+			    "(pid, net, mnt, ipc, uts, cgroup, time)");
+	expect_config_error("{\"join\": [{\"pid\": 0, \"namespaces\": [\"net\"]}]}",
+			    "join[0].pid: expected a process id");
+	expect_config_error("{\"join\": [{\"pid\": 1, \"namespaces\": []}]}",
+			    "join[0].namespaces: expected a non-empty array of namespace names");
+	expect_config_error("{\"join\": [{\"namespaces\": [\"net\"]}]}",
+			    "join[0]: \"pid\" is missing");
+	expect_config_error("{\"join\": [{\"pid\": 1}]}", "join[0]: \"namespaces\" is missing");
+	expect_config_error("{\"join\": [{\"pid\": 1, \"ns\": []}]}", "join[0].ns: unknown key");
+	expect_config_error("{\"command\": []}", "command: expected a non-empty array of strings");
+	expect_config_error("{\"command\": [\"/bin/x\", 3]}", "command[1]: expected a string");
+	expect_config_error("{\"command\": [\"\"]}", "command[0]: empty command name");
+	expect_config_error("[1]", "expected a JSON object at the top level");
+	expect_config_error("", "invalid JSON: unexpected end of file");
+	expect_config_error("{\"name\": \"x\"", "invalid JSON: unexpected end of file");
+	expect_config_error("{\n  \"name\": \"x\"\n  \"hostname\": \"y\"\n}",
+			    "line 3: invalid JSON: object value separator ',' expected");
+	expect_config_error("{\"name\": \"x\"} {}", "line 1: invalid JSON: text after the JSON value");
+
+	snprintf(path, sizeof(path), "%s/missing.json", tmpdir);
+	snprintf(msg, sizeof(msg), "ujail: %s: cannot read: No such file or directory", path);
+	expect_error(ARGS("--config", path, "/bin/true"), msg);
+	snprintf(msg, sizeof(msg), "ujail: %s: cannot read: Is a directory", tmpdir);
+	expect_error(ARGS("--config", tmpdir, "/bin/true"), msg);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		printf("Bail out! mkdtemp: %m\n");
+		return 1;
+	}
+	test_procd_argv();
+	test_long_options();
+	test_defaults_and_command();
+	test_paths();
+	test_errors();
+	test_refused();
+	test_help_version();
+	test_config_good();
+	test_config_bad();
+	unlink(write_file("bad.json", ""));
+	unlink(write_file("good.json", ""));
+	rmdir(tmpdir);
+	return tap_done();
+}

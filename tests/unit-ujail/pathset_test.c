@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The sorted unique path set, and path_walk/path_clean in a sysroot. Prints TAP. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "path_walk.h"
+#include "pathset.h"
+#include "tap.h"
+
+static bool sorted_unique(const struct path_set *s)
+{
+	for (size_t i = 1; i < s->n; i++)
+		if (strcmp(s->paths[i - 1], s->paths[i]) >= 0)
+			return false;
+	return true;
+}
+
+static void test_set(void)
+{
+	static const char *const in[] = { "/usr/lib", "/a", "/lib", "/a", "/z/y", "/lib", "/" };
+	struct path_set s = { 0 };
+	char name[32];
+	bool added = true;
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		added &= path_set_add(&s, in[i]) == 0;
+	ok(added && s.n == 5 && sorted_unique(&s), "7 adds with 2 duplicates: 5 paths, sorted");
+	ok(!strcmp(s.paths[0], "/") && !strcmp(s.paths[4], "/z/y"), "order is strcmp order");
+	ok(path_set_has(&s, "/lib") && !path_set_has(&s, "/li") && !path_set_has(&s, "/lib/"),
+	   "has: exact strings only");
+	for (int i = 1000; i > 0; i--) {
+		snprintf(name, sizeof(name), "/p/%d", i * 7919 % 1000);
+		added &= path_set_add(&s, name) == 0;
+	}
+	ok(added && s.n == 1005 && sorted_unique(&s), "1000 more in scrambled order: grows, sorted");
+	path_set_free(&s);
+	ok(s.n == 0 && !s.paths && !path_set_has(&s, "/"), "free leaves an empty set");
+	path_set_free(&s);
+	ok(path_set_add(&s, "/again") == 0 && s.n == 1, "usable again after free");
+	path_set_free(&s);
+}
+
+static char root[] = "/tmp/ujail-walk-XXXXXX";
+
+static void at(char *buf, const char *rel)
+{
+	snprintf(buf, PATH_MAX, "%s%s", root, rel);
+}
+
+static void link_at(const char *target, const char *rel)
+{
+	char p[PATH_MAX];
+
+	at(p, rel);
+	if (symlink(target, p) < 0)
+		perror(p);
+}
+
+static void dir_at(const char *rel)
+{
+	char p[PATH_MAX];
+
+	at(p, rel);
+	mkdir(p, 0755);
+}
+
+static void test_walk(void)
+{
+	char real[PATH_MAX], p[PATH_MAX], clean[PATH_MAX];
+	struct path_set links = { 0 };
+	FILE *f;
+	int ret;
+
+	if (!mkdtemp(root)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	dir_at("/usr");
+	dir_at("/usr/lib");
+	dir_at("/usr/lib/x");
+	at(p, "/usr/lib/x/file");
+	f = fopen(p, "w");
+	if (f)
+		fclose(f);
+	link_at("usr/lib", "/lib");
+	link_at("/lib/x/file", "/abs");
+	link_at("../../../../../../usr/lib/x/file", "/usr/lib/up");
+	link_at("loop2", "/loop1");
+	link_at("loop1", "/loop2");
+
+	ret = path_walk(root, "/abs", real, &links);
+	ok(ret == 0 && !strcmp(real, "/usr/lib/x/file") && links.n == 2 &&
+	   path_set_has(&links, "/abs") && path_set_has(&links, "/lib"),
+	   "absolute link restarts at the sysroot; the links met: /abs, /lib");
+	path_set_free(&links);
+
+	ret = path_walk(root, "/usr/lib/up", real, &links);
+	ok(ret == 0 && !strcmp(real, "/usr/lib/x/file"), "\"..\" stops at the sysroot");
+	path_set_free(&links);
+
+	ret = path_walk(root, "/lib/./x/../x//file", real, &links);
+	ok(ret == 0 && !strcmp(real, "/usr/lib/x/file") && links.n == 1,
+	   "\".\", \"..\" and \"//\" after a directory link");
+	path_set_free(&links);
+
+	ok(path_walk(root, "/loop1", real, &links) == -ELOOP, "link loop: -ELOOP");
+	path_set_free(&links);
+	ok(path_walk(root, "/usr/lib/x/file/more", real, NULL) == -ENOTDIR,
+	   "a file used as a directory: -ENOTDIR");
+	ok(path_walk(root, "/usr/nothing", real, NULL) == -ENOENT, "missing: -ENOENT");
+	ok(path_walk(root, "relative", real, NULL) == -EINVAL, "relative path: -EINVAL");
+	ok(path_walk(root, "/", real, NULL) == 0 && !strcmp(real, "/"), "the root itself");
+
+	ok(path_clean("//a/./b//c/", clean) == 0 && !strcmp(clean, "/a/b/c"), "clean //a/./b//c/");
+	ok(path_clean("/a/../b", clean) == -EINVAL, "clean refuses \"..\"");
+	ok(path_clean("/", clean) == 0 && !strcmp(clean, "/"), "clean /");
+
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	if (system(p) != 0)
+		fprintf(stderr, "cannot remove %s\n", root);
+}
+
+int main(void)
+{
+	test_set();
+	test_walk();
+	return tap_done();
+}

@@ -1,0 +1,73 @@
+# ujail: the jail launcher's library, commands and unit tests; included by
+# the top Makefile (after userspace/seccomp/build.mk).
+#
+#   build/userspace/libujail.a          userspace/ujail/*.c but the commands
+#   build/userspace/libujail-asan.a     the same with ASan + UBSan, for tests
+#   build/bin/ujail-deps                paths a program needs in a jail
+#   build/bin/ujail                     the jail launcher (links the seccomp library)
+#   build/tests/unit-ujail/*_test       unit tests (ASan + UBSan), TAP
+
+UJ_SRC := $(TOP)/userspace/ujail
+UJ_B := $(B)/userspace
+# The jail links the seccomp compiler: its headers too.
+# The seccomp headers: -S reuses ujail-seccomp's compiler and loader.
+UJ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC) \
+	-I$(TOP)/userspace/seccomp \
+	-I$(TOP)/userspace/seccomp -I$(B)/gen
+UJ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+UJ_LDLIBS := -ljson-c
+UJ_HDRS := $(wildcard $(UJ_SRC)/*.h)
+UJ_MAINS := $(UJ_SRC)/main.c $(UJ_SRC)/deps_main.c
+UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c))
+UJ_LIB_OBJ := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-obj/%.o,$(UJ_LIB_SRC))
+UJ_LIB_ASAN := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-asan/%.o,$(UJ_LIB_SRC))
+UJ_TEST_SRC := $(wildcard $(TOP)/tests/unit-ujail/*_test.c)
+UJ_UNIT_TESTS := $(patsubst $(TOP)/tests/unit-ujail/%.c,$(T)/unit-ujail/%,$(UJ_TEST_SRC))
+
+.PHONY: ujail ujail-lib ujail-unit-tests ujail-clang-check
+
+# The seccomp preload shims are found next to the binary (../lib).
+ujail: $(B)/bin/ujail $(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
+
+ujail-lib: $(UJ_B)/libujail.a $(B)/bin/ujail-deps
+
+ujail-unit-tests: $(UJ_UNIT_TESTS)
+
+$(UJ_B)/ujail-obj/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UJ_CFLAGS) -c -o $@ $<
+
+$(UJ_B)/ujail-asan/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -c -o $@ $<
+
+$(UJ_B)/libujail.a: $(UJ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(UJ_B)/libujail-asan.a: $(UJ_LIB_ASAN)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/bin/ujail-deps: $(UJ_SRC)/deps_main.c $(UJ_B)/libujail.a $(UJ_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_LDLIBS)
+
+$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a $(UJ_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a \
+		$(UJ_LDLIBS) -lcap
+
+# Tests find their fixture scripts through UJ_TEST_DIR.
+$(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a $(UJ_HDRS) \
+		$(TOP)/tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -I$(TOP)/tests/unit \
+		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a $(UJ_LDLIBS)
+
+# No warnings under clang either.
+ujail-clang-check:
+	@for f in $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC); do \
+		clang $(UJ_CFLAGS) -I$(TOP)/tests/unit -DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
+			-c -o /dev/null $$f || exit 1; \
+	done; echo "clang: ujail, $(words $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC)) files without a warning"

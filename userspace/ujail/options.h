@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a jail is made of, from procd's command line (jail_run() in procd's
+ * service/instance.c), the long options, or a JSON jail file (--config).
+ */
+#ifndef UJAIL_OPTIONS_H
+#define UJAIL_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* One -r/-w path: SRC, or SRC:DST to put it somewhere else in the jail. */
+struct jail_path {
+	char *src;		/* absolute host path */
+	char *dst;		/* absolute path in the jail (= src when not mapped) */
+	bool writable;		/* -w */
+};
+
+/* -j pid:ns[,ns]: join namespaces of a running process. */
+struct jail_join {
+	pid_t pid;
+	unsigned int ns_flags;	/* CLONE_NEW* of the namespaces to join */
+};
+
+struct jail_opts {
+	char *name;		/* -n, --name: jail name (log lines, pid file) */
+	char *hostname;		/* -h, --hostname: implies a uts namespace */
+	unsigned int term_timeout; /* -t, --timeout: SIGTERM, then SIGKILL after it (s) */
+	char *seccomp;		/* -S, --seccomp: policy file */
+	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
+	char *user;		/* -U, --user */
+	char *group;		/* -G, --group */
+	char *pidfile;		/* -P, --pidfile */
+	bool no_new_privs;	/* -c, --no-new-privs */
+	bool proc;		/* -p, --proc */
+	bool sys;		/* -s, --sys */
+	bool ubus;		/* -u, --ubus */
+	bool dev_log;		/* -l, --log */
+	bool ro_root;		/* -o, --read-only-root */
+	bool netns;		/* -N, --net: new network namespace (lo only) */
+	bool userns;		/* -f: refused until user namespaces land */
+	bool cgroupns;		/* -F, --cgroupns */
+	bool fail_hard;		/* -E: fail if the jail cannot be set up (always so) */
+	unsigned int debug;	/* -d, --debug: log verbosity, 0..9 */
+	size_t n_keep_env;
+	char **keep_env;	/* -e NAME, --keep-env NAME: kept from the caller
+				 * (NULL-terminated too) */
+	size_t n_paths;
+	struct jail_path *paths; /* -r/-w, --ro/--rw */
+	size_t n_joins;
+	struct jail_join *joins; /* -j */
+	char **argv;		/* after --: the service and its arguments
+				 * (NULL-terminated) */
+	int argc;
+	char *config;		/* --config FILE, for messages */
+};
+
+/*
+ * Where error messages and --help/--version text go; NULL (the default)
+ * means stderr and stdout. Tests point them at memory streams.
+ */
+extern FILE *jail_err;
+extern FILE *jail_out;
+
+/*
+ * Fill @o (cleared first; every string is a copy) from the command line
+ * and the --config file it names. Returns 0; 1 after --help/--version
+ * (printed); -1 with a message on jail_err naming the option or
+ * FILE: JSON.PATH and the problem. Call jail_opts_free() in every case.
+ */
+int jail_opts_parse(struct jail_opts *o, int argc, char **argv);
+void jail_opts_free(struct jail_opts *o);
+
+#endif

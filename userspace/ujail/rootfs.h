@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The jail's root filesystem: built, then entered with pivot_root. */
+#ifndef UJAIL_ROOTFS_H
+#define UJAIL_ROOTFS_H
+
+#include <stddef.h>
+
+#include "options.h"
+#include "pathset.h"
+
+/*
+ * Builds the jail's root and makes it the caller's "/". Call it in the
+ * jail's PID 1: a process in a new mount namespace and PID 1 of a new pid
+ * namespace (for /proc). The root is a tmpfs (0755, nosuid, nodev) with:
+ *  - /etc/passwd and /etc/group holding root and the -U user / -G group
+ *    only (the host's entries, without password hashes or members;
+ *    without -G, the -U user's group); a staged /etc goes on top;
+ *  - every path of @deps, read-only, where the host has it;
+ *  - every -r/-w path, read-only or writable, at its DST; a path without
+ *    DST is staged as the host resolves it: each symbolic link on the way
+ *    becomes the same link in the jail, and for -r the target of a link
+ *    as last component is staged too (for -w such a link is staged alone:
+ *    a jail could have planted it in one of its writable directories);
+ *  - with -u the ubus socket, and the host's /etc/resolv.conf (its chain
+ *    of links included, e.g. OpenWrt's /tmp/resolv.conf.d/...), read-only;
+ *  - /dev (tmpfs with null zero full random urandom tty from the host,
+ *    a new devpts instance, /dev/shm, the fd links; with -l /dev/log),
+ *    with -p a new /proc (kernel knobs read-only, sensitive files
+ *    masked), with -s a read-only /sys; -r/-w paths below those are
+ *    staged after them, on top;
+ *  - with -o, "/" itself read-only at the end.
+ * Returns 0, or -1 with @err naming the path, the step and errno.
+ */
+int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
+		      char *err, size_t errlen);
+
+#endif
