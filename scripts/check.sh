@@ -82,13 +82,16 @@ if [ $usr = 1 ]; then
 		SHIM_MUSL="$top/build/lib/musl/libpreload-seccomp.so" tests/seccomp/run_test.sh
 fi
 
-# ujail-seccomp run in the guest: the static command, both shims, the test
-# programs and the shared libraries they need.
+# ujail-seccomp run in the guest: the static command, both shims (under
+# /opt/tests/lib: the guest's /tmp is a fresh tmpfs, so build paths under
+# /tmp would vanish), the test programs and the shared libraries they need.
+vmlib=$top/build/vm-seccomp/lib
+rm -rf "$vmlib" && mkdir -p "$vmlib/musl"
+cp build/lib/libpreload-seccomp.so "$vmlib/" 2>/dev/null
+cp build/lib/musl/libpreload-seccomp.so "$vmlib/musl/" 2>/dev/null
 seccomp_vm=(
 	--file "$top/build/bin-static/ujail-seccomp" --file tests/seccomp/run_test.sh
-	--file tests/lib/tap.sh --file "$T/seccomp/nostart"
-	--host-file "$top/build/lib/libpreload-seccomp.so"
-	--host-file "$top/build/lib/musl/libpreload-seccomp.so"
+	--file tests/lib/tap.sh --file "$T/seccomp/nostart" --file "$vmlib"
 	--host-file /lib64/ld-linux-x86-64.so.2 --host-file /lib/x86_64-linux-gnu/libc.so.6
 	--host-file /lib/ld-musl-x86_64.so.1
 )
@@ -96,8 +99,8 @@ for v in glibc glibc-static musl musl-static; do
 	seccomp_vm+=(--file "$T/seccomp/sysprobe-$v")
 done
 seccomp_run='UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh SYSPROBE_DIR=/opt/tests'
-seccomp_run+=" SHIM_GLIBC=$top/build/lib/libpreload-seccomp.so"
-seccomp_run+=" SHIM_MUSL=$top/build/lib/musl/libpreload-seccomp.so sh run_test.sh"
+seccomp_run+=' SHIM_GLIBC=/opt/tests/lib/libpreload-seccomp.so'
+seccomp_run+=' SHIM_MUSL=/opt/tests/lib/musl/libpreload-seccomp.so sh run_test.sh'
 [ $usr = 1 ] || built=0
 
 if [ $built = 1 ]; then

@@ -10,15 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clone_flags.h"
 #include "options.h"
 #include "tap.h"
-
-#ifndef CLONE_NEWCGROUP
-#define CLONE_NEWCGROUP 0x02000000
-#endif
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
 
 static char tmpdir[] = "/tmp/ujail-options-XXXXXX";
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,19 +47,43 @@ static int elf_fail(struct elf_reader *r, const char *fmt, ...)
 	return -1;
 }
 
-static uint16_t r16(const struct elf_reader *r, uint16_t v)
-{
-	return r->swap ? bswap_16(v) : v;
-}
+/*
+ * A member of an ELF structure (Ehdr, Phdr, Shdr, Dyn): its offset and
+ * width in the 32-bit and in the 64-bit layout, so that one piece of code
+ * reads either class from the raw bytes.
+ */
+struct elf_field {
+	unsigned char off32, size32, off64, size64;
+};
 
-static uint32_t r32(const struct elf_reader *r, uint32_t v)
-{
-	return r->swap ? bswap_32(v) : v;
-}
+#define ELF_FIELD(t, m) ((struct elf_field){					\
+	offsetof(Elf32_##t, m), sizeof(((Elf32_##t *)0)->m),			\
+	offsetof(Elf64_##t, m), sizeof(((Elf64_##t *)0)->m) })
 
-static uint64_t r64(const struct elf_reader *r, uint64_t v)
+/* The size of structure @t in the file's class. */
+#define ELF_SIZE(r, t) ((r)->is64 ? sizeof(Elf64_##t) : sizeof(Elf32_##t))
+
+/* Member @m of the raw structure @t at @raw, in host order. */
+#define ELF_GET(r, raw, t, m) field_value(r, raw, ELF_FIELD(t, m))
+
+static uint64_t field_value(const struct elf_reader *r, const void *raw, struct elf_field f)
 {
-	return r->swap ? bswap_64(v) : v;
+	const unsigned char *p = (const unsigned char *)raw + (r->is64 ? f.off64 : f.off32);
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (r->is64 ? f.size64 : f.size32) {
+	case 2:
+		memcpy(&v16, p, sizeof(v16));
+		return r->swap ? bswap_16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, sizeof(v32));
+		return r->swap ? bswap_32(v32) : v32;
+	default:
+		memcpy(&v64, p, sizeof(v64));
+		return r->swap ? bswap_64(v64) : v64;
+	}
 }
 
 /* True when [off, off + len) lies inside the file. */
@@ -104,6 +129,13 @@ static int reader_init(struct elf_reader *r, int fd, const char *name, char *err
 	return 0;
 }
 
+/* The file's class and byte order, as elf_read_header found them. */
+static void reader_layout(struct elf_reader *r, const struct elf_info *info)
+{
+	r->is64 = info->class == ELFCLASS64;
+	r->swap = (info->data == ELFDATA2LSB) != (__BYTE_ORDER == __LITTLE_ENDIAN);
+}
+
 bool elf_has_magic(const void *buf, size_t len)
 {
 	return len >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
@@ -121,42 +153,26 @@ static int check_ident(struct elf_reader *r, const unsigned char *ident, struct 
 		return elf_fail(r, "unknown ELF version %u", ident[EI_VERSION]);
 	info->class = ident[EI_CLASS];
 	info->data = ident[EI_DATA];
-	r->is64 = info->class == ELFCLASS64;
-	r->swap = (info->data == ELFDATA2LSB) != (__BYTE_ORDER == __LITTLE_ENDIAN);
+	reader_layout(r, info);
 	return 0;
 }
 
 /* The real program header count when e_phnum is PN_XNUM: sh_info of section 0. */
 static int read_xnum(struct elf_reader *r, uint64_t shoff, uint16_t shentsize, uint32_t *phnum)
 {
-	if (r->is64) {
-		Elf64_Shdr sh;
+	unsigned char sh[sizeof(Elf64_Shdr)];
 
-		if (shentsize != sizeof(sh))
-			return elf_fail(r, "bad section header size %u", shentsize);
-		if (read_at(r, &sh, sizeof(sh), shoff, "section header 0") < 0)
-			return -1;
-		*phnum = r32(r, sh.sh_info);
-	} else {
-		Elf32_Shdr sh;
-
-		if (shentsize != sizeof(sh))
-			return elf_fail(r, "bad section header size %u", shentsize);
-		if (read_at(r, &sh, sizeof(sh), shoff, "section header 0") < 0)
-			return -1;
-		*phnum = r32(r, sh.sh_info);
-	}
+	if (shentsize != ELF_SIZE(r, Shdr))
+		return elf_fail(r, "bad section header size %u", shentsize);
+	if (read_at(r, sh, shentsize, shoff, "section header 0") < 0)
+		return -1;
+	*phnum = (uint32_t)ELF_GET(r, sh, Shdr, sh_info);
 	return 0;
-}
-
-static size_t phdr_size(const struct elf_reader *r)
-{
-	return r->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
 }
 
 int elf_read_header(int fd, const char *name, struct elf_info *info, char *err, size_t errlen)
 {
-	unsigned char ident[EI_NIDENT];
+	unsigned char ident[EI_NIDENT], eh[sizeof(Elf64_Ehdr)];
 	struct elf_reader r = { 0 };
 	uint64_t shoff;
 	uint16_t phentsize, phnum, shentsize;
@@ -174,43 +190,24 @@ int elf_read_header(int fd, const char *name, struct elf_info *info, char *err, 
 	if (read_at(&r, ident, sizeof(ident), 0, "ELF identification") < 0 ||
 	    check_ident(&r, ident, info) < 0)
 		return -1;
-	if (r.is64) {
-		Elf64_Ehdr eh;
-
-		if (r.size < sizeof(eh))
-			return elf_fail(&r, "truncated ELF header");
-		if (read_at(&r, &eh, sizeof(eh), 0, "ELF header") < 0)
-			return -1;
-		info->type = r16(&r, eh.e_type);
-		info->machine = r16(&r, eh.e_machine);
-		info->flags = r32(&r, eh.e_flags);
-		info->phoff = r64(&r, eh.e_phoff);
-		phentsize = r16(&r, eh.e_phentsize);
-		phnum = r16(&r, eh.e_phnum);
-		shoff = r64(&r, eh.e_shoff);
-		shentsize = r16(&r, eh.e_shentsize);
-	} else {
-		Elf32_Ehdr eh;
-
-		if (r.size < sizeof(eh))
-			return elf_fail(&r, "truncated ELF header");
-		if (read_at(&r, &eh, sizeof(eh), 0, "ELF header") < 0)
-			return -1;
-		info->type = r16(&r, eh.e_type);
-		info->machine = r16(&r, eh.e_machine);
-		info->flags = r32(&r, eh.e_flags);
-		info->phoff = r32(&r, eh.e_phoff);
-		phentsize = r16(&r, eh.e_phentsize);
-		phnum = r16(&r, eh.e_phnum);
-		shoff = r32(&r, eh.e_shoff);
-		shentsize = r16(&r, eh.e_shentsize);
-	}
+	if (r.size < ELF_SIZE(&r, Ehdr))
+		return elf_fail(&r, "truncated ELF header");
+	if (read_at(&r, eh, ELF_SIZE(&r, Ehdr), 0, "ELF header") < 0)
+		return -1;
+	info->type = (uint16_t)ELF_GET(&r, eh, Ehdr, e_type);
+	info->machine = (uint16_t)ELF_GET(&r, eh, Ehdr, e_machine);
+	info->flags = (uint32_t)ELF_GET(&r, eh, Ehdr, e_flags);
+	info->phoff = ELF_GET(&r, eh, Ehdr, e_phoff);
+	phentsize = (uint16_t)ELF_GET(&r, eh, Ehdr, e_phentsize);
+	phnum = (uint16_t)ELF_GET(&r, eh, Ehdr, e_phnum);
+	shoff = ELF_GET(&r, eh, Ehdr, e_shoff);
+	shentsize = (uint16_t)ELF_GET(&r, eh, Ehdr, e_shentsize);
 	info->phnum = phnum;
 	if (phnum == PN_XNUM && read_xnum(&r, shoff, shentsize, &info->phnum) < 0)
 		return -1;
 	if (info->phnum == 0)
 		return 0;
-	if (phentsize != phdr_size(&r))
+	if (phentsize != ELF_SIZE(&r, Phdr))
 		return elf_fail(&r, "bad program header size %u", phentsize);
 	if ((uint64_t)info->phnum * phentsize > ELF_READ_MAX_PHDRS)
 		return elf_fail(&r, "too many program headers (%u)", info->phnum);
@@ -221,28 +218,15 @@ int elf_read_header(int fd, const char *name, struct elf_info *info, char *err, 
 
 static void seg_from_raw(const struct elf_reader *r, const void *raw, struct elf_seg *seg)
 {
-	if (r->is64) {
-		Elf64_Phdr ph;
-
-		memcpy(&ph, raw, sizeof(ph));
-		seg->type = r32(r, ph.p_type);
-		seg->offset = r64(r, ph.p_offset);
-		seg->vaddr = r64(r, ph.p_vaddr);
-		seg->filesz = r64(r, ph.p_filesz);
-	} else {
-		Elf32_Phdr ph;
-
-		memcpy(&ph, raw, sizeof(ph));
-		seg->type = r32(r, ph.p_type);
-		seg->offset = r32(r, ph.p_offset);
-		seg->vaddr = r32(r, ph.p_vaddr);
-		seg->filesz = r32(r, ph.p_filesz);
-	}
+	seg->type = (uint32_t)ELF_GET(r, raw, Phdr, p_type);
+	seg->offset = ELF_GET(r, raw, Phdr, p_offset);
+	seg->vaddr = ELF_GET(r, raw, Phdr, p_vaddr);
+	seg->filesz = ELF_GET(r, raw, Phdr, p_filesz);
 }
 
 static int read_segments(struct elf_reader *r, const struct elf_info *info, struct elf_seg **segs)
 {
-	size_t entsize = phdr_size(r), len = (size_t)info->phnum * entsize;
+	size_t entsize = ELF_SIZE(r, Phdr), len = (size_t)info->phnum * entsize;
 	unsigned char *raw;
 
 	*segs = NULL;
@@ -385,7 +369,7 @@ static void dyn_tag(uint64_t tag, uint64_t val, struct dyn_tags *t, struct elf_i
 static int scan_dynamic(struct elf_reader *r, const struct elf_seg *dyn, struct dyn_tags *t,
 			struct elf_info *info)
 {
-	size_t entsize = r->is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	size_t entsize = ELF_SIZE(r, Dyn);
 	size_t count = (size_t)(dyn->filesz / entsize);
 	unsigned char *raw;
 
@@ -403,21 +387,10 @@ static int scan_dynamic(struct elf_reader *r, const struct elf_seg *dyn, struct 
 		return -1;
 	}
 	for (size_t i = 0; i < count; i++) {
-		uint64_t tag, val;
+		const unsigned char *d = raw + i * entsize;
+		uint64_t tag = ELF_GET(r, d, Dyn, d_tag);
+		uint64_t val = ELF_GET(r, d, Dyn, d_un.d_val);
 
-		if (r->is64) {
-			Elf64_Dyn d;
-
-			memcpy(&d, raw + i * entsize, sizeof(d));
-			tag = r64(r, (uint64_t)d.d_tag);
-			val = r64(r, d.d_un.d_val);
-		} else {
-			Elf32_Dyn d;
-
-			memcpy(&d, raw + i * entsize, sizeof(d));
-			tag = r32(r, (uint32_t)d.d_tag);
-			val = r32(r, d.d_un.d_val);
-		}
 		if (tag == DT_NULL)
 			break;
 		dyn_tag(tag, val, t, info);
@@ -487,8 +460,7 @@ int elf_read_dynamic(int fd, const char *name, struct elf_info *info, char *err,
 
 	if (reader_init(&r, fd, name, err, errlen) < 0)
 		return -1;
-	r.is64 = info->class == ELFCLASS64;
-	r.swap = (info->data == ELFDATA2LSB) != (__BYTE_ORDER == __LITTLE_ENDIAN);
+	reader_layout(&r, info);
 	if (read_segments(&r, info, &segs) < 0)
 		return -1;
 	/* The first of each, as the kernel and the loaders take. */

@@ -185,19 +185,33 @@ static void group_append(struct rootfs *r, const struct group *gr)
 		 gr->gr_name, (unsigned int)gr->gr_gid);
 }
 
-static int accounts_users(struct rootfs *r)
+/* The host's entry for uid 0 (in @pw and @buf), or a plain one. */
+static const struct passwd *host_root_user(struct passwd *pw, char *buf, size_t len)
 {
 	static const struct passwd root_default = {
 		.pw_name = "root", .pw_gecos = "root", .pw_dir = "/root", .pw_shell = "/bin/sh",
 	};
+	struct passwd *found = NULL;
+
+	return getpwuid_r(0, pw, buf, len, &found) == 0 && found ? found : &root_default;
+}
+
+/* The host's entry for gid 0 (in @gr and @buf), or a plain one. */
+static const struct group *host_root_group(struct group *gr, char *buf, size_t len)
+{
+	static const struct group root_default = { .gr_name = "root" };
+	struct group *found = NULL;
+
+	return getgrgid_r(0, gr, buf, len, &found) == 0 && found ? found : &root_default;
+}
+
+static int accounts_users(struct rootfs *r)
+{
 	char buf[NSS_BUF_SIZE];
 	struct passwd pw, *found = NULL;
 	int e;
 
-	if (getpwuid_r(0, &pw, buf, sizeof(buf), &found) == 0 && found)
-		passwd_append(r, found);
-	else
-		passwd_append(r, &root_default);
+	passwd_append(r, host_root_user(&pw, buf, sizeof(buf)));
 	if (!r->o->user)
 		return 0;
 	e = getpwnam_r(r->o->user, &pw, buf, sizeof(buf), &found);
@@ -211,17 +225,12 @@ static int accounts_users(struct rootfs *r)
 /* root, and the -G group; without -G, the -U user's own group. */
 static int accounts_groups(struct rootfs *r)
 {
-	static const struct group root_default = { .gr_name = "root" };
 	char buf[NSS_BUF_SIZE], ubuf[NSS_BUF_SIZE];
 	struct group gr, *found = NULL;
 	struct passwd pw, *user = NULL;
 	int e;
 
-	if (getgrgid_r(0, &gr, buf, sizeof(buf), &found) == 0 && found)
-		group_append(r, found);
-	else
-		group_append(r, &root_default);
-	found = NULL;
+	group_append(r, host_root_group(&gr, buf, sizeof(buf)));
 	if (r->o->group) {
 		e = getgrnam_r(r->o->group, &gr, buf, sizeof(buf), &found);
 		if (!found)
@@ -450,19 +459,23 @@ static int open_if_present(struct rootfs *r, const char *path, int flags, int *f
 	return rootfs_fail(r, errno, "%s: look up in the jail", path);
 }
 
-/* Jail @path mounted on itself, read-only with its submounts. */
-static int remount_readonly(struct rootfs *r, const char *path)
+/*
+ * Jail @path, when present, covered by a clone of @src_fd (of @path itself
+ * when @src_fd < 0; @tree_flags added) with mount attributes @attrs;
+ * @what says what for a message.
+ */
+static int cover_present(struct rootfs *r, const char *path, int src_fd,
+			 unsigned int tree_flags, uint64_t attrs, const char *what)
 {
 	int fd, tree_fd, ret;
 
 	ret = open_if_present(r, path, O_PATH, &fd);
 	if (ret <= 0)
 		return ret;
-	tree_fd = uj_open_tree(fd, "", UJ_OPEN_TREE_CLONE | O_CLOEXEC | AT_EMPTY_PATH |
-			       UJ_AT_RECURSIVE);
-	if (tree_fd < 0 || stage_attach(tree_fd, fd, UJ_MOUNT_ATTR_RDONLY | UJ_MOUNT_ATTR_NOSUID |
-					UJ_MOUNT_ATTR_NODEV | UJ_MOUNT_ATTR_NOEXEC) < 0)
-		ret = rootfs_fail(r, errno, "%s: make read-only (bind on itself)", path);
+	tree_fd = uj_open_tree(src_fd >= 0 ? src_fd : fd, "",
+			       UJ_OPEN_TREE_CLONE | O_CLOEXEC | AT_EMPTY_PATH | tree_flags);
+	if (tree_fd < 0 || stage_attach(tree_fd, fd, attrs) < 0)
+		ret = rootfs_fail(r, errno, "%s: %s", path, what);
 	else
 		ret = 0;
 	if (tree_fd >= 0)
@@ -471,24 +484,20 @@ static int remount_readonly(struct rootfs *r, const char *path)
 	return ret;
 }
 
+/* Jail @path mounted on itself, read-only with its submounts. */
+static int remount_readonly(struct rootfs *r, const char *path)
+{
+	return cover_present(r, path, -1, UJ_AT_RECURSIVE,
+			     UJ_MOUNT_ATTR_RDONLY | UJ_MOUNT_ATTR_NOSUID | UJ_MOUNT_ATTR_NODEV |
+			     UJ_MOUNT_ATTR_NOEXEC, "make read-only (bind on itself)");
+}
+
 /* The host's /dev/null, read-only, over jail file @path: reads find nothing. */
 static int mask_file(struct rootfs *r, int null_fd, const char *path)
 {
-	int fd, tree_fd, ret;
-
-	ret = open_if_present(r, path, O_PATH, &fd);
-	if (ret <= 0)
-		return ret;
-	tree_fd = uj_open_tree(null_fd, "", UJ_OPEN_TREE_CLONE | O_CLOEXEC | AT_EMPTY_PATH);
-	if (tree_fd < 0 || stage_attach(tree_fd, fd, UJ_MOUNT_ATTR_RDONLY | UJ_MOUNT_ATTR_NOSUID |
-					UJ_MOUNT_ATTR_NOEXEC) < 0)
-		ret = rootfs_fail(r, errno, "%s: mask with /dev/null", path);
-	else
-		ret = 0;
-	if (tree_fd >= 0)
-		close(tree_fd);
-	close(fd);
-	return ret;
+	return cover_present(r, path, null_fd, 0,
+			     UJ_MOUNT_ATTR_RDONLY | UJ_MOUNT_ATTR_NOSUID | UJ_MOUNT_ATTR_NOEXEC,
+			     "mask with /dev/null");
 }
 
 /* An empty read-only tmpfs over jail directory @path. */

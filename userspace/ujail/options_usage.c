@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* --help and --version. */
+#include <stdio.h>
+
+#include "options_int.h"
+
+#ifndef UJAIL_VERSION
+#define UJAIL_VERSION "0.1"
+#endif
+
+static const char usage[] =
+"Usage: " PROG " [OPTION]... [--] COMMAND [ARGUMENT]...\n"
+"Run COMMAND in a jail: new mount, pid, ipc and uts namespaces, a tmpfs root\n"
+"holding COMMAND, its libraries and the paths staged, a minimal /dev, and the\n"
+"credentials, capabilities and seccomp policy asked for. Takes procd's options.\n"
+"\n"
+"The jail:\n"
+"  -n, --name NAME          jail name (log lines)\n"
+"  -h, --hostname HOST      hostname in the jail\n"
+"  -r, --ro SRC[:DST]       stage host path SRC read-only, at DST (default SRC)\n"
+"  -w, --rw SRC[:DST]       stage SRC writable; -r and -w repeat\n"
+"  -p, --proc               mount /proc\n"
+"  -s, --sys                mount /sys\n"
+"  -l, --log                stage /dev/log (syslog)\n"
+"  -u, --ubus               stage the ubus socket\n"
+"  -o, --read-only-root     make the jail's root read-only\n"
+"  -N, --net                new network namespace (loopback only)\n"
+"  -F, --cgroupns           new cgroup namespace\n"
+"  -j, --join PID:NS[,NS]   join namespaces of process PID instead: pid, net,\n"
+"                           mnt, ipc, uts, cgroup, time; repeats\n"
+"Privileges:\n"
+"  -U, --user USER          run as USER\n"
+"  -G, --group GROUP        run with group GROUP\n"
+"  -C, --capabilities FILE  capabilities to keep (procd's JSON)\n"
+"  -S, --seccomp FILE       seccomp policy (OCI or procd JSON)\n"
+"  -c, --no-new-privs       set no_new_privs before COMMAND starts\n"
+"The process:\n"
+"  -e, --keep-env NAME      pass variable NAME from ujail's environment (the\n"
+"                           rest is not passed); repeats\n"
+"  -t, --timeout SECONDS    SIGKILL the service this long after a SIGTERM\n"
+"                           (0-86400, default 5)\n"
+"  -P, --pidfile FILE       write the service's pid to FILE\n"
+"  -E, --require-jail       fail when the jail cannot be set up (always so)\n"
+"  -d, --debug LEVEL        log verbosity, 0-9\n"
+"      --config FILE        read settings from a JSON jail file first;\n"
+"                           options override or add to them\n"
+"      --help               this text\n"
+"      --version            ujail's version\n"
+"\n"
+"Refused with status 2 (not supported yet): -f (user namespace), -J and -i\n"
+"(OCI bundles), -R (external root), -O and -T (overlays), -y (console).\n"
+"\n"
+"Exit status: the service's; 128+N when a signal N killed it; 1 when the jail\n"
+"could not be set up; 2 on a usage error; 127 when COMMAND could not start.\n"
+"See ujail(8).\n";
+
+int opt_help(void)
+{
+	fputs(usage, opt_out_stream());
+	return 1;
+}
+
+int opt_version(void)
+{
+	fputs(PROG " " UJAIL_VERSION "\n", opt_out_stream());
+	return 1;
+}
