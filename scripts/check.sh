@@ -53,7 +53,7 @@ build_step kernel-nolog make -s kernel-nolog || built=0
 build_step kselftests make -s kselftests || built=0
 usr=1
 build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
-build_step ujail make -s ujail-lib ujail-unit-tests ujail-root-tests || usr=0
+build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests || usr=0
 build_step clang make -s clang-check ujail-clang-check
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
@@ -75,6 +75,7 @@ if [ $usr = 1 ]; then
 	done
 	host_suite ujail-manpage tests/unit-ujail/manpage_test.sh
 	host_suite ujail-rootfs "$T/ujail/rootfs_test"
+	host_suite ujail-jail tests/ujail/jail_test.sh
 	host_suite seccomp-valgrind tests/seccomp/valgrind_test.sh
 	host_suite seccomp-run tests/seccomp/run_test.sh
 	host_suite seccomp-run-asan env UJAIL_SECCOMP="$top/build/bin-asan/ujail-seccomp" \

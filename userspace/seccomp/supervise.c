@@ -162,6 +162,20 @@ static int receive_listener(struct state *st, int flags, char *err, size_t errle
 	return 0;
 }
 
+/* As PID 1: every zombie of the namespace is ours to reap. */
+static void reap_all(struct state *st)
+{
+	pid_t pid;
+	int status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG | __WALL)) > 0) {
+		if (pid == st->child && !st->exited) {
+			st->status = status;
+			st->exited = true;
+		}
+	}
+}
+
 static int handle_signal(struct state *st, int sigfd, char *err, size_t errlen)
 {
 	struct signalfd_siginfo si;
@@ -173,6 +187,10 @@ static int handle_signal(struct state *st, int sigfd, char *err, size_t errlen)
 		return ujs_fail(err, errlen, "signalfd: %s", n < 0 ? strerror(errno) : "short read");
 	if (si.ssi_signo != SIGCHLD) {
 		kill(st->child, (int)si.ssi_signo);
+		return 0;
+	}
+	if (st->sv->as_init) {
+		reap_all(st);
 		return 0;
 	}
 	if (!st->exited && waitpid(st->child, &st->status, WNOHANG) == st->child)
@@ -213,6 +231,8 @@ static int exit_status(int status)
 
 static bool finished(struct state *st, char *err, size_t errlen)
 {
+	if (st->sv->as_init)
+		return st->exited;
 	if (!st->exited || st->listener >= 0)
 		return false;
 	/* The child may have handed the listener over just before exiting,

@@ -8,6 +8,7 @@
 #ifndef UJS_SUPERVISE_H
 #define UJS_SUPERVISE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -19,6 +20,12 @@ struct ujs_supervisor {
 	const struct sock_filter *insns;
 	size_t len;
 	FILE *log;			/* the denial lines */
+	/*
+	 * For a jail's PID 1 (ujail): reap every child, not only the
+	 * command, and return as soon as the command has ended, even if
+	 * tasks it left still use the filter (the caller kills them).
+	 */
+	bool as_init;
 };
 
 /* The signals forwarded to the command, and SIGCHLD. */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a service in a jail. Three processes:
+ *  - the outer ujail (jail.c): checks and prepares everything on the host,
+ *    creates the jail, forwards signals, writes the pid file, returns the
+ *    service's status;
+ *  - the stub (init.c): PID 1 of the jail's pid namespace, builds the
+ *    root, starts the service, reaps, forwards signals;
+ *  - the service (service.c): PID 2, drops everything, then execve().
+ * All decisions that need the host (the command, its libraries, users,
+ * capabilities, the seccomp program) are taken by the outer process before
+ * anything is created, into a struct jail_plan the others only read.
+ */
+#ifndef UJAIL_JAIL_H
+#define UJAIL_JAIL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "creds.h"
+#include "jail_seccomp.h"
+#include "ns.h"
+#include "options.h"
+#include "pathset.h"
+
+/* Exit statuses (ujail.8). */
+#define JAIL_EXIT_SETUP		1
+#define JAIL_EXIT_USAGE		2
+#define JAIL_EXIT_NOT_STARTED	127
+
+struct jail_plan {
+	const struct jail_opts *o;
+	const char *name;		/* for messages: -n, else the command */
+	char exe[PATH_MAX];		/* the command, resolved on the host */
+	struct path_set deps;		/* staged read-only */
+	char **envp;			/* the service's environment */
+	struct jail_creds creds;
+	struct jail_caps caps;
+	struct jail_seccomp seccomp;
+	struct jail_ns ns;
+	int status_sock[2];		/* [1]: the service says it starts;
+					 * [0]: the outer learns its host pid */
+	int parent_alive[2];		/* [1] held by the outer only: EOF = it died */
+};
+
+/* Run the jail described by @o; returns ujail's exit status. */
+int jail_run(const struct jail_opts *o);
+
+/* "ujail: NAME: " + message on stderr. */
+__attribute__((format(printf, 2, 3)))
+void jail_msg(const struct jail_plan *p, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* -S: the seccomp policy of the service; see jail_seccomp.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "errmsg.h"
+#include "jail_seccomp.h"
+#include "load.h"
+#include "policy.h"
+#include "program.h"
+
+#define SHIM_NAME "libpreload-seccomp.so"
+
+static int compile_policy(struct jail_seccomp *sc, const char *path, char *err,
+			  size_t errlen)
+{
+	struct ujs_parse_opts opts = { .warn = stderr };
+	char why[512];
+
+	if (ujs_policy_load(path, &opts, &sc->policy, why, sizeof(why)))
+		return ujs_fail(err, errlen, "seccomp policy %s", why);
+	if (ujs_compile(sc->policy, NULL, &sc->compiled, why, sizeof(why)))
+		return ujs_fail(err, errlen, "seccomp policy %s: %s", path, why);
+	sc->loaded.insns = sc->compiled.insns;
+	sc->loaded.count = (uint32_t)sc->compiled.len;
+	sc->loaded.audit_arch = sc->compiled.audit_arch;
+	sc->loaded.flags = (sc->policy->flag_log ? UJS_PROG_F_LOG : 0) |
+			   (sc->policy->flag_spec_allow ? UJS_PROG_F_SPEC_ALLOW : 0);
+	return 0;
+}
+
+/* As "ujail-seccomp run": $UJAIL_PRELOAD, else ../lib[/musl]/ from us. */
+static int find_shim(struct jail_seccomp *sc, enum ujs_link link,
+		     const char *self_exe, char *err, size_t errlen)
+{
+	const char *given = getenv("UJAIL_PRELOAD");
+	const char *slash = strrchr(self_exe, '/');
+	char path[PATH_MAX];
+
+	if (!given || !*given) {
+		snprintf(path, sizeof(path), "%.*s/../lib/%s%s",
+			 slash ? (int)(slash - self_exe) : 1, slash ? self_exe : ".",
+			 link == UJS_LINK_MUSL ? "musl/" : "", SHIM_NAME);
+		given = path;
+	}
+	if (!realpath(given, sc->shim))
+		return ujs_fail(err, errlen, "seccomp preload shim %s: %s", given, strerror(errno));
+	if (strpbrk(sc->shim, " :"))
+		return ujs_fail(err, errlen, "seccomp preload shim %s: LD_PRELOAD cannot name it",
+			       sc->shim);
+	return 0;
+}
+
+static int program_memfd(struct jail_seccomp *sc, char *err, size_t errlen)
+{
+	const int seals = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
+	char why[256];
+
+	sc->memfd = memfd_create("ujail-seccomp-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (sc->memfd < 0)
+		return ujs_fail(err, errlen, "seccomp: memfd_create: %s", strerror(errno));
+	if (ujs_program_write(sc->memfd, sc->loaded.insns, sc->loaded.count,
+			      sc->loaded.audit_arch, sc->loaded.flags, why, sizeof(why)))
+		return ujs_fail(err, errlen, "seccomp: program memfd: %s", why);
+	if (fcntl(sc->memfd, F_ADD_SEALS, seals) < 0 || lseek(sc->memfd, 0, SEEK_SET) < 0)
+		return ujs_fail(err, errlen, "seccomp: seal the program memfd: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * The shim alone: it needs only the libc, which the program's loader
+ * already maps (elf_deps refuses a library without PT_INTERP as a program).
+ */
+static int stage_shim(struct jail_seccomp *sc, struct path_set *deps, char *err,
+		      size_t errlen)
+{
+	if (!path_set_has(deps, sc->shim) && path_set_add(deps, sc->shim) < 0)
+		return ujs_fail(err, errlen, "seccomp preload shim %s: out of memory", sc->shim);
+	return 0;
+}
+
+int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path,
+			 const char *exe, const char *self_exe,
+			 struct path_set *deps, char *err, size_t errlen)
+{
+	enum ujs_link link;
+	char why[512];
+
+	memset(sc, 0, sizeof(*sc));
+	sc->memfd = sc->notify_sock[0] = sc->notify_sock[1] = -1;
+	if (!policy_path)
+		return 0;
+	sc->enabled = true;
+	sc->mode = ujs_mode_detect(1);
+	if (compile_policy(sc, policy_path, err, errlen))
+		return -1;
+	if (ujs_link_kind(exe, &link, why, sizeof(why)))
+		return ujs_fail(err, errlen, "seccomp: %s", why);
+	sc->dynamic = link != UJS_LINK_STATIC;
+	if (!sc->dynamic)
+		return 0;
+	if (find_shim(sc, link, self_exe, err, errlen) ||
+	    stage_shim(sc, deps, err, errlen))
+		return -1;
+	return program_memfd(sc, err, errlen);
+}
+
+int jail_seccomp_keep_fd(const struct jail_seccomp *sc)
+{
+	return sc->enabled && sc->dynamic ? sc->memfd : -1;
+}
+
+static char *env_entry(const char *name, const char *value)
+{
+	char *s;
+
+	return asprintf(&s, "%s=%s", name, value) < 0 ? NULL : s;
+}
+
+bool jail_seccomp_notifies(const struct jail_seccomp *sc)
+{
+	return sc->enabled && sc->mode == UJS_MODE_NOTIFY;
+}
+
+int jail_seccomp_notify_open(struct jail_seccomp *sc, char *err, size_t errlen)
+{
+	if (jail_seccomp_notifies(sc) &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sc->notify_sock) < 0)
+		return ujs_fail(err, errlen, "seccomp: notify socketpair: %s", strerror(errno));
+	return 0;
+}
+
+static int add_env_fd(const char *name, int fd, char **env, size_t *n)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", fd);
+	env[*n] = env_entry(name, num);
+	env[++*n] = NULL;
+	/* The shim reads it after execve(). */
+	return env[*n - 1] && fcntl(fd, F_SETFD, 0) == 0 ? 0 : -1;
+}
+
+int jail_seccomp_env(const struct jail_seccomp *sc, char **env, size_t *n,
+		     char *err, size_t errlen)
+{
+	if (!sc->enabled || !sc->dynamic)
+		return 0;
+	env[*n] = env_entry("LD_PRELOAD", sc->shim);
+	env[++*n] = NULL;
+	env[*n] = env_entry(UJS_ENV_MODE, ujs_mode_name(sc->mode));
+	env[++*n] = NULL;
+	if (!env[*n - 1] || !env[*n - 2] || add_env_fd(UJS_ENV_FD, sc->memfd, env, n) ||
+	    (jail_seccomp_notifies(sc) &&
+	     add_env_fd(UJS_ENV_NOTIFY_FD, sc->notify_sock[1], env, n)))
+		return ujs_fail(err, errlen, "seccomp: the shim's environment: %s", strerror(errno));
+	return 0;
+}
+
+int jail_seccomp_install_static(struct jail_seccomp *sc, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (!sc->enabled || sc->dynamic)
+		return 0;
+	/* In notify mode the socket is closed by ujs_install_mode(). */
+	if (ujs_install_mode(&sc->loaded, sc->mode,
+			     jail_seccomp_notifies(sc) ? sc->notify_sock[1] : -1,
+			     why, sizeof(why)) < 0)
+		return ujs_fail(err, errlen, "seccomp: install the filter: %s", why);
+	return 0;
+}
+
+void jail_seccomp_free(struct jail_seccomp *sc)
+{
+	if (sc->policy) {
+		ujs_program_free(&sc->compiled);
+		ujs_policy_free(sc->policy);
+	}
+	if (sc->memfd >= 0)
+		close(sc->memfd);
+	for (int i = 0; i < 2; i++)
+		if (sc->notify_sock[i] >= 0)
+			close(sc->notify_sock[i]);
+	memset(sc, 0, sizeof(*sc));
+	sc->memfd = sc->notify_sock[0] = sc->notify_sock[1] = -1;
+}

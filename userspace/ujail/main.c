@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ujail: run a service in a jail (ujail.8). */
+#include "jail.h"
+#include "options.h"
+
+int main(int argc, char **argv)
+{
+	struct jail_opts o;
+	int ret = jail_opts_parse(&o, argc, argv);
+	int status;
+
+	if (ret != 0) {
+		jail_opts_free(&o);
+		return ret > 0 ? 0 : JAIL_EXIT_USAGE;
+	}
+	status = jail_run(&o);
+	jail_opts_free(&o);
+	return status;
+}
