@@ -59,11 +59,12 @@ $(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a $
 		$(UJ_LDLIBS) -lcap
 
 # Tests find their fixture scripts through UJ_TEST_DIR.
-$(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a $(UJ_HDRS) \
-		$(TOP)/tests/unit/tap.h
+$(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a \
+		$(UJ_B)/libujail-seccomp-asan.a $(UJ_HDRS) $(TOP)/tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -I$(TOP)/tests/unit \
-		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a $(UJ_LDLIBS)
+		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a \
+		$(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS) -lcap
 
 # No warnings under clang either.
 ujail-clang-check:

@@ -116,6 +116,14 @@ static int caps_check_keys(const char *path, json_object *root, char *err, size_
 	return 0;
 }
 
+/* json-c's own message names its internals and ends in a newline. */
+static int caps_file_error(const char *path, char *err, size_t errlen)
+{
+	if (access(path, R_OK))
+		return ujs_fail(err, errlen, "%s: %s", path, strerror(errno));
+	return ujs_fail(err, errlen, "%s: not valid JSON", path);
+}
+
 int jail_caps_load(const char *path, struct jail_caps *caps, char *err,
 		   size_t errlen)
 {
@@ -124,7 +132,7 @@ int jail_caps_load(const char *path, struct jail_caps *caps, char *err,
 
 	memset(caps, 0, sizeof(*caps));
 	if (!root)
-		return ujs_fail(err, errlen, "%s: %s", path, json_util_get_last_err());
+		return caps_file_error(path, err, errlen);
 	if (!json_object_is_type(root, json_type_object))
 		ujs_fail(err, errlen, "%s: not a JSON object", path);
 	else if (caps_check_keys(path, root, err, errlen) == 0 &&

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * procd's capabilities file (-C) and -U/-G lookups: what jail_caps_load()
+ * and jail_creds_resolve() make of good and bad input. TAP.
+ */
+#include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "creds.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/caps_test.XXXXXX";
+
+/* Writes @json to a file in the test directory; returns its path. */
+static const char *caps_file(const char *name, const char *json)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(json, f) < 0 || fclose(f)) {
+		perror(path);
+		exit(2);
+	}
+	return path;
+}
+
+#define BIT(cap) (1ULL << (cap))
+
+static void test_good_file(void)
+{
+	struct jail_caps c;
+	char err[512] = "";
+	const char *p = caps_file("good.json",
+		"{ \"bounding\": [\"CAP_NET_BIND_SERVICE\", \"CAP_NET_RAW\"],"
+		"  \"effective\": [\"CAP_NET_BIND_SERVICE\"],"
+		"  \"inheritable\": [\"CAP_NET_BIND_SERVICE\"],"
+		"  \"permitted\": [\"CAP_NET_BIND_SERVICE\"],"
+		"  \"ambient\": [\"CAP_NET_BIND_SERVICE\"] }");
+
+	ok(jail_caps_load(p, &c, err, sizeof(err)) == 0, "procd's format loads (%s)", err);
+	ok(c.bounding == (BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_NET_RAW)),
+	   "bounding holds both named capabilities");
+	ok(c.effective == BIT(CAP_NET_BIND_SERVICE) && c.permitted == c.effective &&
+	   c.inheritable == c.effective && c.ambient == c.effective,
+	   "the other sets hold CAP_NET_BIND_SERVICE only");
+
+	p = caps_file("partial.json", "{ \"ambient\": [\"CAP_CHOWN\"] }");
+	ok(jail_caps_load(p, &c, err, sizeof(err)) == 0 && c.ambient == BIT(CAP_CHOWN) &&
+	   !c.bounding && !c.effective && !c.permitted && !c.inheritable,
+	   "a missing list is empty");
+
+	/* libcap's names are lower case; procd's files use upper case. */
+	p = caps_file("lower.json", "{ \"ambient\": [\"cap_chown\"] }");
+	ok(jail_caps_load(p, &c, err, sizeof(err)) == 0 && c.ambient == BIT(CAP_CHOWN),
+	   "a lower-case name is the same capability");
+}
+
+struct bad_case {
+	const char *json;
+	const char *expect;	/* in the message */
+	const char *what;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "{ \"ambient\": [\"CAP_NO_SUCH\"] }", "CAP_NO_SUCH", "an unknown capability is named" },
+	{ "{ \"ambient\": \"CAP_CHOWN\" }", "ambient", "a string instead of a list names the key" },
+	{ "{ \"ambient\": [1] }", "ambient", "a number in a list names the key" },
+	{ "{ \"ambiant\": [] }", "ambiant", "an unknown key is named" },
+	{ "[ ]", "bad.json", "a list instead of an object names the file" },
+	{ "{ \"ambient\": [", "bad.json: not valid JSON", "broken JSON is named so" },
+};
+
+static void test_bad_files(void)
+{
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *b = &bad_cases[i];
+		struct jail_caps c;
+		char err[512] = "";
+		const char *p = caps_file("bad.json", b->json);
+		int rc = jail_caps_load(p, &c, err, sizeof(err));
+
+		ok(rc == -1 && strstr(err, b->expect), "%s (%s)", b->what, err);
+	}
+}
+
+static void test_missing_file(void)
+{
+	struct jail_caps c;
+	char err[512] = "";
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/none.json", dir);
+	ok(jail_caps_load(path, &c, err, sizeof(err)) == -1 &&
+	   strstr(err, "none.json: No such file or directory"),
+	   "a missing file is an error naming it (%s)", err);
+}
+
+static void test_creds(void)
+{
+	struct jail_creds c;
+	char err[512] = "";
+
+	ok(jail_creds_resolve("nobody", "nogroup", &c, err, sizeof(err)) == 0 &&
+	   c.set_uid && c.set_gid && c.uid == 65534 && c.gid == 65534,
+	   "-U nobody -G nogroup: 65534:65534 (%s)", err);
+	ok(jail_creds_resolve("no-such-user-x", NULL, &c, err, sizeof(err)) == -1 &&
+	   strstr(err, "no-such-user-x"), "an unknown user is named (%s)", err);
+	ok(jail_creds_resolve(NULL, "no-such-group-x", &c, err, sizeof(err)) == -1 &&
+	   strstr(err, "no-such-group-x"), "an unknown group is named (%s)", err);
+	ok(jail_creds_resolve(NULL, NULL, &c, err, sizeof(err)) == 0 &&
+	   !c.set_uid && !c.set_gid, "neither: nothing to change");
+}
+
+int main(void)
+{
+	char cmd[64];
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	test_good_file();
+	test_bad_files();
+	test_missing_file();
+	test_creds();
+	rc = tap_done();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		return 2;
+	return rc;
+}
