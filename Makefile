@@ -75,6 +75,7 @@ include userspace/seccomp/build.mk
 include tests/seccomp/progs.mk
 include userspace/ujail/build.mk
 include tests/ujail/tests.mk
+include tests/ujail/vm.mk
 
 check: deps
 	@scripts/check.sh

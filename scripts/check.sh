@@ -53,7 +53,7 @@ build_step kernel-nolog make -s kernel-nolog || built=0
 build_step kselftests make -s kselftests || built=0
 usr=1
 build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
-build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests || usr=0
+build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
 build_step clang make -s clang-check ujail-clang-check
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
@@ -102,15 +102,40 @@ done
 seccomp_run='UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh SYSPROBE_DIR=/opt/tests'
 seccomp_run+=' SHIM_GLIBC=/opt/tests/lib/libpreload-seccomp.so'
 seccomp_run+=' SHIM_MUSL=/opt/tests/lib/musl/libpreload-seccomp.so sh run_test.sh'
+
+# ujail's escape suite in the guest. pivot_root refuses the initramfs
+# (rootfs), so it runs chrooted in a bind mount of /. The static ujail sits
+# in a tree with its shims at ../lib, where it looks for them. The set-up
+# writes passwd/group for -U/-G, mounts devpts for pty_run, and starts
+# syslogd for /dev/log (-l) and a second one as a fake ubus socket (-u).
+vmuj=$top/build/vm-ujail
+rm -rf "$vmuj" && mkdir -p "$vmuj/bin" "$vmuj/lib/musl"
+cp build/bin-static/ujail "$vmuj/bin/" 2>/dev/null
+cp build/lib/libpreload-seccomp.so "$vmuj/lib/" 2>/dev/null
+cp build/lib/musl/libpreload-seccomp.so "$vmuj/lib/musl/" 2>/dev/null
+ujail_vm=(--file "$vmuj" --file tests/ujail/jail_test.sh --file "$T/ujail/probes")
+ujail_setup='printf "root:x:0:0::/:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n" >/etc/passwd'
+ujail_setup+=' && printf "root:x:0:\nnogroup:x:65534:\n" >/etc/group'
+ujail_setup+=' && mkdir -p /dev/pts /newroot && mount -t devpts devpts /dev/pts'
+ujail_setup+=' && mount --bind / /newroot && mount --rbind /dev /newroot/dev'
+ujail_setup+=' && mount -t proc proc /newroot/proc && mount -t sysfs sys /newroot/sys'
+ujail_setup+=' && mount --bind /tmp /newroot/tmp && syslogd -O /tmp/messages'
+ujail_setup+=' && mkdir -p /newroot/var/run/ubus'
+ujail_setup+=' && unshare -m sh -c "mount --bind /newroot/var/run/ubus /dev && syslogd -O /tmp/ubus.log"'
+ujail_setup+=' && sleep 1 && mv /newroot/var/run/ubus/log /newroot/var/run/ubus/ubus.sock'
+ujail_run='chroot /newroot env UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
+ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh'
 [ $usr = 1 ] || built=0
 
 if [ $built = 1 ]; then
 	K=$top/build/kernel
 	vm_suite patched "$K/out-patched/bzImage" --timeout 600 \
-		--file "$T/log_errno_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
+		--file "$T/log_errno_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" "${ujail_vm[@]}" \
 		--run 'log_errno: ./log_errno_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
-		--run "seccomp_run: $seccomp_run"
+		--run "seccomp_run: $seccomp_run" \
+		--run "ujail_setup: $ujail_setup" \
+		--run "ujail_jail: $ujail_run"
 	vm_suite audit "$K/out-audit/bzImage" --timeout 300 \
 		--file "$T/log_errno_audit_test" --file "$T/log_errno_test" \
 		--run 'log_errno_audit: ./log_errno_audit_test' \

@@ -28,6 +28,7 @@ libseccomp-dev
 pkg-config
 rsync
 valgrind
+bubblewrap
 "
 
 missing=""

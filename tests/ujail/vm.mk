@@ -1,0 +1,20 @@
+# ujail in the QEMU guest (busybox only); included by the top Makefile after
+# userspace/ujail/build.mk and tests/ujail/tests.mk.
+#
+#   build/bin-static/ujail   the jail launcher, static: the guest has no
+#                            json-c or libcap. The seccomp shims are found
+#                            at ../lib from it (build/lib), as on the host.
+#
+# Same objects as build/bin/ujail (the archives are non-PIC), linked -static.
+
+UJV_LIBS := $(B)/userspace/libujail.a $(B)/userspace/libujail-seccomp.a
+
+.PHONY: ujail-vm
+
+# What the guest run of tests/ujail/jail_test.sh needs (see scripts/check.sh).
+ujail-vm: $(B)/bin-static/ujail $(B)/bin-static/ujail-seccomp ujail-jail-tests
+
+$(B)/bin-static/ujail: $(TOP)/userspace/ujail/main.c $(UJV_LIBS) \
+		$(wildcard $(TOP)/userspace/ujail/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(UJ_CFLAGS) -static -o $@ $< $(UJV_LIBS) -ljson-c -lcap
