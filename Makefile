@@ -21,7 +21,7 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-I$(TOP)/tests/kselftest/seccomp
 
 .PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
-	check demo bench bench-policy bench-programs demo-programs clean
+	check demo bench bench-policy bench-ujail bench-programs demo-programs clean
 
 all: kernel kselftests
 
@@ -76,6 +76,7 @@ include tests/seccomp/progs.mk
 include userspace/ujail/build.mk
 include tests/ujail/tests.mk
 include tests/ujail/vm.mk
+include bench/bench.mk
 
 check: deps
 	@scripts/check.sh
@@ -104,7 +105,7 @@ $(B)/bench/policy_bench: bench/policy_bench.c $(UB)/libujail-seccomp.a
 		-Wl,-Bstatic -lseccomp -Wl,-Bdynamic -ljson-c
 
 bench-programs: kselftests
-	@$(MAKE) -s $(B)/bench/log_errno_bench $(B)/bench/policy_bench
+	@$(MAKE) -s $(B)/bench/log_errno_bench $(B)/bench/policy_bench $(B)/bench/spawn_time ujail
 
 $(B)/demo-bin/deny: scripts/demo/deny.c
 	@mkdir -p $(B)/demo-bin

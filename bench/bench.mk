@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# The ujail benchmark's timer. Included from the top Makefile.
-B ?= /work/main/build
-BENCH_CC ?= cc
-BENCH_CFLAGS ?= -std=c11 -O2 -Wall -Wextra -Werror
-BENCH_SRC := /work/main/bench
+# ujail's benchmark (bench/ujail_bench.sh) and its timer; included from the
+# top Makefile.
 
-$(B)/bench/spawn_time: $(BENCH_SRC)/spawn_time.c
-	@mkdir -p $(dir $@)
-	$(BENCH_CC) $(BENCH_CFLAGS) -o $@ $<
+.PHONY: bench-ujail
+
+$(B)/bench/spawn_time: $(TOP)/bench/spawn_time.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+# On the host: ujail next to bubblewrap and unshare(1).
+bench-ujail: deps
+	@$(MAKE) -s ujail $(B)/bench/spawn_time && bench/ujail_bench.sh

@@ -3,7 +3,8 @@
 # kernel built without the patch ("vanilla", same config) and Debian's stock
 # 6.12 kernel, all in QEMU. TCG emulates the CPU, so compare ratios within
 # one run, not absolute times. Then the policy compiler against libseccomp
-# on the host kernel (real CPU; make bench-policy runs only that part).
+# on the host kernel (real CPU; make bench-policy runs only that part),
+# and ujail next to bubblewrap and unshare(1) (make bench-ujail).
 # Raw output stays in build/bench/.
 # CALLS (default 1000000) and BOOTS (default 3) tune the run.
 set -euo pipefail
@@ -75,3 +76,5 @@ done
 echo
 echo "seccomp policies on the host kernel ($(uname -r)): ujail's compiler against libseccomp $(dpkg-query -W -f '${Version}' libseccomp-dev 2>/dev/null)"
 build/bench/policy_bench "$calls" | tee "$out/policy_bench.txt"
+echo
+bench/ujail_bench.sh

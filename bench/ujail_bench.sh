@@ -22,7 +22,7 @@ command -v bwrap >/dev/null || die "bwrap missing: install the Debian package bu
 command -v unshare >/dev/null || die "unshare missing: install util-linux"
 { [ -x "$UJAIL" ] && [ -x "$DEPS" ]; } || die "$UJAIL or $DEPS missing: run make ujail"
 if [ ! -x "$TIMER" ] || [ "$TIMER" -ot bench/spawn_time.c ]; then
-	make -s -f bench/bench.mk B="$B" "$TIMER" || die "cannot build $TIMER"
+	make -s "$TIMER" || die "cannot build $TIMER"
 fi
 
 tmp=$(mktemp -d /tmp/ujail_bench.XXXXXX)
