@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "errmsg.h"
 #include "load.h"
 #include "supervise.h"
@@ -144,48 +145,63 @@ struct launch {
 	sigset_t oldmask;
 };
 
-static int find_shim(struct launch *l, char *err, size_t errlen)
+int ujs_shim_find(const char *preload, const char *self_exe, enum ujs_link link,
+		  char *out, char *err, size_t errlen)
 {
-	const char *given = l->opts->preload ? l->opts->preload : getenv("UJAIL_PRELOAD");
-	const char *from = l->opts->preload ? "--preload" : "UJAIL_PRELOAD";
+	const char *given = preload ? preload : getenv("UJAIL_PRELOAD");
+	const char *from = preload ? "--preload" : "UJAIL_PRELOAD";
 	char path[PATH_MAX];
 
-	if (!given) {
-		const char *slash = strrchr(l->opts->self_exe, '/');
-		int dirlen = slash ? (int)(slash - l->opts->self_exe) : 1;
+	if (!given || !*given) {
+		const char *slash = strrchr(self_exe, '/');
+		int dirlen = slash ? (int)(slash - self_exe) : 1;
 
 		snprintf(path, sizeof(path), "%.*s/../lib/%s%s", dirlen,
-			 slash ? l->opts->self_exe : ".",
-			 l->link == UJS_LINK_MUSL ? "musl/" : "", SHIM_NAME);
+			 slash ? self_exe : ".",
+			 link == UJS_LINK_MUSL ? "musl/" : "", SHIM_NAME);
 		given = path;
 		from = "default; set it with --preload or UJAIL_PRELOAD";
 	}
-	if (!realpath(given, l->shim))
+	if (!realpath(given, out))
 		return ujs_fail(err, errlen, "preload shim %s (%s): %s", given, from,
 				strerror(errno));
-	if (strpbrk(l->shim, " :"))
+	if (strpbrk(out, " :"))
 		return ujs_fail(err, errlen, "preload shim %s: LD_PRELOAD cannot name a path with ' ' or ':'",
-				l->shim);
+				out);
 	return 0;
 }
 
-static int program_memfd(const struct ujs_loaded_program *prog, char *err,
-			 size_t errlen)
+int ujs_program_memfd(const struct ujs_loaded_program *prog, char *err,
+		      size_t errlen)
 {
 	const int seals = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
 	int fd = memfd_create("ujail-seccomp-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	char why[256];
 
 	if (fd < 0)
 		return ujs_fail(err, errlen, "memfd_create: %s", strerror(errno));
 	if (ujs_program_write(fd, prog->insns, prog->count, prog->audit_arch,
-			      prog->flags, err, errlen) ||
-	    fcntl(fd, F_ADD_SEALS, seals) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
-		if (!err[0])
-			ujs_fail(err, errlen, "program memfd: %s", strerror(errno));
+			      prog->flags, why, sizeof(why))) {
+		close(fd);
+		return ujs_fail(err, errlen, "program memfd: %s", why);
+	}
+	if (fcntl(fd, F_ADD_SEALS, seals) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		ujs_fail(err, errlen, "program memfd: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+void ujs_loaded_from_compiled(struct ujs_loaded_program *out,
+			      const struct ujs_program *compiled,
+			      const struct ujs_policy *policy)
+{
+	out->insns = compiled->insns;
+	out->count = (uint32_t)compiled->len;
+	out->audit_arch = compiled->audit_arch;
+	out->flags = (policy->flag_log ? UJS_PROG_F_LOG : 0) |
+		     (policy->flag_spec_allow ? UJS_PROG_F_SPEC_ALLOW : 0);
 }
 
 __attribute__((noreturn, format(printf, 1, 2)))
@@ -277,8 +293,9 @@ static int prepare(struct launch *l, char *err, size_t errlen)
 	    ujs_link_kind(l->path, &l->link, err, errlen))
 		return -1;
 	if (l->link != UJS_LINK_STATIC &&
-	    (find_shim(l, err, errlen) ||
-	     (l->prog_fd = program_memfd(l->prog, err, errlen)) < 0))
+	    (ujs_shim_find(l->opts->preload, l->opts->self_exe, l->link, l->shim,
+			   err, errlen) ||
+	     (l->prog_fd = ujs_program_memfd(l->prog, err, errlen)) < 0))
 		return -1;
 	if (l->opts->mode == UJS_MODE_NOTIFY &&
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, l->sock))

@@ -47,6 +47,26 @@ enum ujs_link {
 int ujs_link_kind(const char *path, enum ujs_link *kind, char *err,
 		  size_t errlen);
 
+/*
+ * The preload shim for a program of @link: @preload, else $UJAIL_PRELOAD,
+ * else ../lib/[musl/]libpreload-seccomp.so beside @self_exe. Its real path
+ * goes in @out (PATH_MAX bytes); LD_PRELOAD must be able to name it.
+ */
+int ujs_shim_find(const char *preload, const char *self_exe, enum ujs_link link,
+		  char *out, char *err, size_t errlen);
+
+/* A sealed memfd holding @prog as a program file, or -1 and a message. */
+int ujs_program_memfd(const struct ujs_loaded_program *prog, char *err,
+		      size_t errlen);
+
+struct ujs_policy;
+struct ujs_program;
+
+/* @out describes @compiled (not copied) with the flags @policy asks for. */
+void ujs_loaded_from_compiled(struct ujs_loaded_program *out,
+			      const struct ujs_program *compiled,
+			      const struct ujs_policy *policy);
+
 /* @cmd through $PATH (as execvp() would), into @out. */
 int ujs_resolve_command(const char *cmd, char *out, size_t outlen, char *err,
 			size_t errlen);

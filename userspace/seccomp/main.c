@@ -366,11 +366,7 @@ static void compile_policy(const char *path, const struct common *c, struct inpu
 	if (ujs_compile(in->policy, c->arch, &in->compiled, err, sizeof(err)))
 		die(EXIT_POLICY, "%s: %s", path, err);
 	in->arch = c->arch ? c->arch : ujs_arch_native();
-	in->loaded.insns = in->compiled.insns;
-	in->loaded.count = (uint32_t)in->compiled.len;
-	in->loaded.audit_arch = in->compiled.audit_arch;
-	in->loaded.flags = (in->policy->flag_log ? UJS_PROG_F_LOG : 0) |
-			   (in->policy->flag_spec_allow ? UJS_PROG_F_SPEC_ALLOW : 0);
+	ujs_loaded_from_compiled(&in->loaded, &in->compiled, in->policy);
 }
 
 static void load_input(const char *path, const struct common *c, bool native_only,

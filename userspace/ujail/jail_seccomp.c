@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -14,8 +13,6 @@
 #include "load.h"
 #include "policy.h"
 #include "program.h"
-
-#define SHIM_NAME "libpreload-seccomp.so"
 
 static int compile_policy(struct jail_seccomp *sc, const char *path, char *err,
 			  size_t errlen)
@@ -27,49 +24,7 @@ static int compile_policy(struct jail_seccomp *sc, const char *path, char *err,
 		return ujs_fail(err, errlen, "seccomp policy %s", why);
 	if (ujs_compile(sc->policy, NULL, &sc->compiled, why, sizeof(why)))
 		return ujs_fail(err, errlen, "seccomp policy %s: %s", path, why);
-	sc->loaded.insns = sc->compiled.insns;
-	sc->loaded.count = (uint32_t)sc->compiled.len;
-	sc->loaded.audit_arch = sc->compiled.audit_arch;
-	sc->loaded.flags = (sc->policy->flag_log ? UJS_PROG_F_LOG : 0) |
-			   (sc->policy->flag_spec_allow ? UJS_PROG_F_SPEC_ALLOW : 0);
-	return 0;
-}
-
-/* As "ujail-seccomp run": $UJAIL_PRELOAD, else ../lib[/musl]/ from us. */
-static int find_shim(struct jail_seccomp *sc, enum ujs_link link,
-		     const char *self_exe, char *err, size_t errlen)
-{
-	const char *given = getenv("UJAIL_PRELOAD");
-	const char *slash = strrchr(self_exe, '/');
-	char path[PATH_MAX];
-
-	if (!given || !*given) {
-		snprintf(path, sizeof(path), "%.*s/../lib/%s%s",
-			 slash ? (int)(slash - self_exe) : 1, slash ? self_exe : ".",
-			 link == UJS_LINK_MUSL ? "musl/" : "", SHIM_NAME);
-		given = path;
-	}
-	if (!realpath(given, sc->shim))
-		return ujs_fail(err, errlen, "seccomp preload shim %s: %s", given, strerror(errno));
-	if (strpbrk(sc->shim, " :"))
-		return ujs_fail(err, errlen, "seccomp preload shim %s: LD_PRELOAD cannot name it",
-			       sc->shim);
-	return 0;
-}
-
-static int program_memfd(struct jail_seccomp *sc, char *err, size_t errlen)
-{
-	const int seals = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
-	char why[256];
-
-	sc->memfd = memfd_create("ujail-seccomp-program", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (sc->memfd < 0)
-		return ujs_fail(err, errlen, "seccomp: memfd_create: %s", strerror(errno));
-	if (ujs_program_write(sc->memfd, sc->loaded.insns, sc->loaded.count,
-			      sc->loaded.audit_arch, sc->loaded.flags, why, sizeof(why)))
-		return ujs_fail(err, errlen, "seccomp: program memfd: %s", why);
-	if (fcntl(sc->memfd, F_ADD_SEALS, seals) < 0 || lseek(sc->memfd, 0, SEEK_SET) < 0)
-		return ujs_fail(err, errlen, "seccomp: seal the program memfd: %s", strerror(errno));
+	ujs_loaded_from_compiled(&sc->loaded, &sc->compiled, sc->policy);
 	return 0;
 }
 
@@ -105,10 +60,14 @@ int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path,
 	sc->dynamic = link != UJS_LINK_STATIC;
 	if (!sc->dynamic)
 		return 0;
-	if (find_shim(sc, link, self_exe, err, errlen) ||
-	    stage_shim(sc, deps, err, errlen))
+	if (ujs_shim_find(NULL, self_exe, link, sc->shim, why, sizeof(why)))
+		return ujs_fail(err, errlen, "seccomp: %s", why);
+	if (stage_shim(sc, deps, err, errlen))
 		return -1;
-	return program_memfd(sc, err, errlen);
+	sc->memfd = ujs_program_memfd(&sc->loaded, why, sizeof(why));
+	if (sc->memfd < 0)
+		return ujs_fail(err, errlen, "seccomp: %s", why);
+	return 0;
 }
 
 int jail_seccomp_keep_fd(const struct jail_seccomp *sc)
