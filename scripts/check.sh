@@ -105,12 +105,13 @@ seccomp_run+=' SHIM_MUSL=/opt/tests/lib/musl/libpreload-seccomp.so sh run_test.s
 
 # ujail's escape suite in the guest. pivot_root refuses the initramfs
 # (rootfs), so it runs chrooted in a bind mount of /. The static ujail sits
-# in a tree with its shims at ../lib, where it looks for them. The set-up
+# in a tree with its shims and its keeper at ../lib, where it looks for them. The set-up
 # writes passwd/group for -U/-G, mounts devpts for pty_run, and starts
 # syslogd for /dev/log (-l) and a second one as a fake ubus socket (-u).
 vmuj=$top/build/vm-ujail
-rm -rf "$vmuj" && mkdir -p "$vmuj/bin" "$vmuj/lib/musl"
+rm -rf "$vmuj" && mkdir -p "$vmuj/bin" "$vmuj/lib/musl" "$vmuj/lib/ujail"
 cp build/bin-static/ujail "$vmuj/bin/" 2>/dev/null
+cp build/lib/ujail/ujail-keeper "$vmuj/lib/ujail/" 2>/dev/null
 cp build/lib/libpreload-seccomp.so "$vmuj/lib/" 2>/dev/null
 cp build/lib/musl/libpreload-seccomp.so "$vmuj/lib/musl/" 2>/dev/null
 ujail_vm=(--file "$vmuj" --file tests/ujail/jail_test.sh --file "$T/ujail/probes")

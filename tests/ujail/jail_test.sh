@@ -31,8 +31,8 @@ for f in "$U" "$P/probe" "$P/probe-glibc" "$P/probe-musl" "$P/pty_run"; do
 	[ -x "$f" ] || { echo "Bail out! $f missing: make ujail-jail-tests"; exit 1; }
 done
 
-# Every jailed process carries $marker in its command line (ujail, the stub
-# and the service: an extra argument the probe ignores).
+# Every jailed process carries $marker in its command line: the service
+# (an extra argument the probe ignores) and, through -n, ujail's keepers.
 marker=ujail-test-$$
 tmp=$(mktemp -d /tmp/ujail-jail-test.XXXXXX) || exit 1
 helper_pid=
@@ -122,7 +122,7 @@ wait_pidfile() {
 start_jail() {
 	rm -f "$tmp/pid"
 	# ujail itself, not a subshell: $jail_pid gets the signals.
-	"$U" -n probe -P "$tmp/pid" "$@" "$marker" >/dev/null 2>&1 &
+	"$U" -n "$marker" -P "$tmp/pid" "$@" "$marker" >/dev/null 2>&1 &
 	jail_pid=$!
 	service_pid=$(wait_pidfile "$tmp/pid")
 }
@@ -163,6 +163,26 @@ start_jail -- "$P/probe" sleep
 kill -KILL "$jail_pid"; wait "$jail_pid" 2>/dev/null
 sleep 0.3
 check "ujail SIGKILLed: the jail dies with it" nothing_left
+# ---- what stays resident: ujail-keeper, outside and as the jail's PID 1 ----
+comm_of() { cat "/proc/$1/comm"; }
+# The parent of $1, from /proc/PID/stat (after the command name's ") ").
+parent_of() {
+	local st
+	read -r st <"/proc/$1/stat"
+	st=${st##*) }; st=${st#* }; echo "${st%% *}"
+}
+start_jail -- "$P/probe" sleep
+check "while the service runs, ujail is ujail-keeper" out_is ujail-keeper comm_of "$jail_pid"
+check "  and so is the jail's PID 1" out_is ujail-keeper comm_of "$(parent_of "$service_pid")"
+check "  whose parent is the outer keeper" out_is "$jail_pid" parent_of "$(parent_of "$service_pid")"
+kill -TERM "$jail_pid"; wait "$jail_pid"
+check "no ujail-keeper: 1" rc_is 1 env UJAIL_KEEPER=/nonexistent/keeper "$U" -- "$P/probe" exit 0
+check "  message names it" err_has "/nonexistent/keeper"
+K=${UJAIL_KEEPER:-$(dirname "$U")/../lib/ujail/ujail-keeper}
+check "ujail-keeper by hand: usage, 2" rc_is 2 "$K"
+check "  says it is ujail's" err_has "started by ujail(8) only"
+check "ujail-keeper watch with a closed descriptor: 2" rc_is 2 "$K" watch x 1 77 0 ""
+check "ujail-keeper init with a bad pid: 2" rc_is 2 "$K" init x 0
 check "zombies reaped by the jail's PID 1" out_is "zombies=0" jail -p -- "$P/probe" orphans 5
 
 # ---- isolation ----

@@ -5,6 +5,7 @@
 #   build/userspace/libujail-asan.a     the same with ASan + UBSan, for tests
 #   build/bin/ujail-deps                paths a program needs in a jail
 #   build/bin/ujail                     the jail launcher (links the seccomp library)
+#   build/lib/ujail/ujail-keeper        what stays resident of a jail: static, musl
 #   build/tests/unit-ujail/*_test       unit tests (ASan + UBSan), TAP
 
 UJ_SRC := $(TOP)/userspace/ujail
@@ -24,10 +25,13 @@ UJ_LIB_ASAN := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-asan/%.o,$(UJ_LIB_SRC))
 UJ_TEST_SRC := $(wildcard $(TOP)/tests/unit-ujail/*_test.c)
 UJ_UNIT_TESTS := $(patsubst $(TOP)/tests/unit-ujail/%.c,$(T)/unit-ujail/%,$(UJ_TEST_SRC))
 
+UJ_KEEPER := $(B)/lib/ujail/ujail-keeper
+
 .PHONY: ujail ujail-lib ujail-unit-tests ujail-clang-check
 
-# The seccomp preload shims are found next to the binary (../lib).
-ujail: $(B)/bin/ujail $(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
+# The seccomp preload shims and the keeper are found next to the binary (../lib).
+ujail: $(B)/bin/ujail $(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so \
+	$(UJ_KEEPER)
 
 ujail-lib: $(UJ_B)/libujail.a $(B)/bin/ujail-deps
 
@@ -58,6 +62,19 @@ $(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a $
 	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a \
 		$(UJ_LDLIBS) -lcap
 
+# The keeper: libc only, static with musl and -Os, so that a running jail
+# keeps tens of KB resident. From the seccomp library it takes the notify
+# supervisor and the program reader.
+UJ_KEEPER_SRC := $(wildcard $(UJ_SRC)/keeper/*.c) $(US)/supervise.c $(US)/bpf.c $(US)/bpf_dump.c \
+	$(US)/errmsg.c $(US)/fdpass.c $(US)/syscalls.c $(US)/install.c $(GEN)/syscall_tables.c
+# musl has no kernel headers of its own: the patched tree's uapi headers.
+UJ_KEEPER_CFLAGS := -std=gnu11 -Os -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC)/keeper \
+	-I$(US) -I$(GEN) -isystem $(KHDR)/include -static -fno-pie -no-pie -ffunction-sections -fdata-sections -Wl,--gc-sections -s
+
+$(UJ_KEEPER): $(UJ_KEEPER_SRC) $(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) | headers
+	@mkdir -p $(@D)
+	musl-gcc $(UJ_KEEPER_CFLAGS) -o $@ $(UJ_KEEPER_SRC)
+
 # Tests find their fixture scripts through UJ_TEST_DIR.
 $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a \
 		$(UJ_B)/libujail-seccomp-asan.a $(UJ_HDRS) $(TOP)/tests/unit/tap.h
@@ -68,7 +85,9 @@ $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a
 
 # No warnings under clang either.
 ujail-clang-check:
-	@for f in $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC); do \
-		clang $(UJ_CFLAGS) -I$(TOP)/tests/unit -DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
+	@for f in $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) $(wildcard $(UJ_SRC)/keeper/*.c); do \
+		clang $(UJ_CFLAGS) -I$(UJ_SRC)/keeper -I$(TOP)/tests/unit \
+			-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
 			-c -o /dev/null $$f || exit 1; \
-	done; echo "clang: ujail, $(words $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC)) files without a warning"
+	done; echo "clang: ujail, $(words $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) \
+		$(wildcard $(UJ_SRC)/keeper/*.c)) files without a warning"

@@ -8,10 +8,10 @@
 struct jail_plan;
 
 /*
- * The stub, entry point of clone(): builds the root, starts the service,
- * reaps every process, forwards signals to the service, and returns the
- * service's status (128 + signal when killed) once it ended, after killing
- * whatever is left in the jail. 1 when the jail could not be set up.
+ * The stub, entry point of clone(CLONE_VM | CLONE_VFORK): builds the
+ * root, starts the service, and becomes "ujail-keeper init", which reaps,
+ * forwards signals and exits with the service's status. Returns 1 when
+ * the jail could not be set up (after a message).
  */
 int jail_stub_main(void *plan);
 

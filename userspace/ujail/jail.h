@@ -2,11 +2,17 @@
 /*
  * Running a service in a jail. Three processes:
  *  - the outer ujail (jail.c): checks and prepares everything on the host,
- *    creates the jail, forwards signals, writes the pid file, returns the
- *    service's status;
+ *    creates the jail, then becomes "ujail-keeper watch" (keeper/), which
+ *    forwards signals, writes the pid file and returns the service's
+ *    status;
  *  - the stub (init.c): PID 1 of the jail's pid namespace, builds the
- *    root, starts the service, reaps, forwards signals;
+ *    root, starts the service, then becomes "ujail-keeper init", which
+ *    reaps and forwards signals;
  *  - the service (service.c): PID 2, drops everything, then execve().
+ * The stub and the service are started with CLONE_VM | CLONE_VFORK: no
+ * copy of ujail's memory is made, and each parent waits until its child
+ * has exec'd (or died), so only one of the three runs on the shared
+ * memory at a time.
  * All decisions that need the host (the command, its libraries, users,
  * capabilities, the seccomp program) are taken by the outer process before
  * anything is created, into a struct jail_plan the others only read.
@@ -43,6 +49,7 @@ struct jail_plan {
 	int status_sock[2];		/* [1]: the service says it starts;
 					 * [0]: the outer learns its host pid */
 	int parent_alive[2];		/* [1] held by the outer only: EOF = it died */
+	int keeper_fd;			/* ujail-keeper, O_PATH */
 };
 
 /* Run the jail described by @o; returns ujail's exit status. */

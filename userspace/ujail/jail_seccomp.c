@@ -48,13 +48,19 @@ int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path,
 	char why[512];
 
 	memset(sc, 0, sizeof(*sc));
-	sc->memfd = sc->notify_sock[0] = sc->notify_sock[1] = -1;
+	sc->memfd = sc->keeper_fd = sc->notify_sock[0] = sc->notify_sock[1] = -1;
 	if (!policy_path)
 		return 0;
 	sc->enabled = true;
 	sc->mode = ujs_mode_detect(1);
 	if (compile_policy(sc, policy_path, err, errlen))
 		return -1;
+	/* Its own descriptor: the shim's read() moves the offset of the other. */
+	if (sc->mode == UJS_MODE_NOTIFY) {
+		sc->keeper_fd = ujs_program_memfd(&sc->loaded, why, sizeof(why));
+		if (sc->keeper_fd < 0)
+			return ujs_fail(err, errlen, "seccomp: %s", why);
+	}
 	if (ujs_link_kind(exe, &link, why, sizeof(why)))
 		return ujs_fail(err, errlen, "seccomp: %s", why);
 	sc->dynamic = link != UJS_LINK_STATIC;
@@ -144,9 +150,11 @@ void jail_seccomp_free(struct jail_seccomp *sc)
 	}
 	if (sc->memfd >= 0)
 		close(sc->memfd);
+	if (sc->keeper_fd >= 0)
+		close(sc->keeper_fd);
 	for (int i = 0; i < 2; i++)
 		if (sc->notify_sock[i] >= 0)
 			close(sc->notify_sock[i]);
 	memset(sc, 0, sizeof(*sc));
-	sc->memfd = sc->notify_sock[0] = sc->notify_sock[1] = -1;
+	sc->memfd = sc->keeper_fd = sc->notify_sock[0] = sc->notify_sock[1] = -1;
 }

@@ -6,7 +6,7 @@
  * path) and a sealed memfd, static ones right before execve().
  *
  * Mode: log-errno when the kernel has it, else notify: the jail's PID 1
- * (the stub, init.c) is the supervisor, as "ujail-seccomp run" is for its
+ * (ujail-keeper init, with its own copy of the program) is the supervisor, as "ujail-seccomp run" is for its
  * command (supervise.h): it gets the listener from the service over a
  * socket pair, logs each denial on ujail's stderr and answers it with the
  * policy's errno.
@@ -31,6 +31,7 @@ struct jail_seccomp {
 	struct ujs_loaded_program loaded; /* points into @compiled */
 	char shim[PATH_MAX];		/* dynamic: the shim's real path */
 	int memfd;			/* dynamic: the sealed program, or -1 */
+	int keeper_fd;			/* notify: the same for ujail-keeper, or -1 */
 	int notify_sock[2];		/* notify: [0] the stub's, [1] the service's */
 };
 

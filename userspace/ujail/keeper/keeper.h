@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ujail-keeper: what stays resident of a jail while its service runs.
+ * ujail plans and builds the jail with its full weight (json-c, libcap,
+ * the policy compiler); then both of its long-lived processes exec this
+ * small static program, so a running jail costs tens of KB instead of a
+ * copy of ujail per process. The command line is ujail's internal
+ * interface, not a user's:
+ *
+ *   ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|""
+ *	in place of the outer ujail: forwards signals to the stub, sends
+ *	SIGKILL TIMEOUT seconds after a SIGTERM, writes PIDFILE (the
+ *	service's host pid) when the service reports its start on
+ *	STATUS_FD, removes it at the end, and exits with the jail's status.
+ *   ujail-keeper init NAME SERVICE [NOTIFY_FD PROGRAM_FD]
+ *	as the jail's PID 1: forwards signals to SERVICE, reaps every
+ *	process, and once SERVICE ended kills the rest and exits with its
+ *	status; with NOTIFY_FD (seccomp notify mode) it also gets the
+ *	filter's listener there and answers each denial with the errno of
+ *	the compiled program in PROGRAM_FD.
+ *
+ * ujail blocks keeper_signals() before the exec: what arrives in between
+ * stays pending across it and is read from a signalfd afterwards.
+ */
+#ifndef UJAIL_KEEPER_H
+#define UJAIL_KEEPER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+/* Exit status when the keeper itself cannot do its job. */
+#define KEEPER_EXIT_SETUP 1
+
+/* The signals passed on to the service, and SIGCHLD. */
+static inline void keeper_signals(sigset_t *set)
+{
+	static const int forwarded[] = {
+		SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCHLD,
+	};
+
+	sigemptyset(set);
+	for (unsigned int i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(set, forwarded[i]);
+}
+
+/* 128 + signal for a killed process, else its exit code. */
+static inline int keeper_exit_code(int wait_status)
+{
+	return WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status) :
+	       WEXITSTATUS(wait_status);
+}
+
+/* "ujail: NAME: message" on stderr. */
+__attribute__((format(printf, 2, 3)))
+void keeper_msg(const char *name, const char *fmt, ...);
+
+/* A signalfd for keeper_signals(), which it blocks; -1 after a message. */
+int keeper_signalfd(const char *name);
+
+struct keeper_watch {
+	const char *name;
+	pid_t stub;
+	int status_fd;			/* -1: none */
+	unsigned int term_timeout;	/* seconds from SIGTERM to SIGKILL */
+	const char *pidfile;		/* NULL: none */
+};
+
+struct keeper_init {
+	const char *name;
+	pid_t service;
+	int notify_fd;			/* -1: no seccomp supervision */
+	int program_fd;
+};
+
+int keeper_watch_run(const struct keeper_watch *w);
+int keeper_init_run(const struct keeper_init *in);
+
+#endif
