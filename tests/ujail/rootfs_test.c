@@ -676,9 +676,16 @@ static int jail_pid1(const struct tcase *c, const struct jail_opts *o,
 	char err[1024] = "";
 	int rc;
 
+	struct jail_accounts accounts;
+	struct jail_creds creds;
+
 	if (c->prepare)
 		c->prepare();
-	rc = jail_rootfs_enter(o, deps, err, sizeof(err));
+	/* As ujail does it: the accounts first, on the host. */
+	rc = jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &creds, &accounts,
+				   err, sizeof(err));
+	if (rc == 0)
+		rc = jail_rootfs_enter(o, deps, &accounts, err, sizeof(err));
 	if (c->expect_err[0]) {
 		check(rc == -1, "entering fails (%s)", err);
 		for (int i = 0; i < 3 && c->expect_err[i]; i++)

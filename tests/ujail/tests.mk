@@ -11,7 +11,7 @@
 
 UJT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-I$(TOP)/userspace/ujail -I$(TOP)/tests/unit
-UJT_LIB := $(B)/userspace/libujail.a
+UJT_LIB := $(B)/userspace/libujail.a $(B)/userspace/libujail-seccomp.a
 UJT_TESTS := $(T)/ujail/rootfs_test
 
 .PHONY: ujail-root-tests

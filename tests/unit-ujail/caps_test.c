@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * procd's capabilities file (-C) and -U/-G lookups: what jail_caps_load()
- * and jail_creds_resolve() make of good and bad input. TAP.
+ * procd's capabilities file (-C): what jail_caps_load() makes of good and
+ * bad input. TAP.
  */
 #include <linux/capability.h>
 #include <stdio.h>
@@ -100,22 +100,6 @@ static void test_missing_file(void)
 	   "a missing file is an error naming it (%s)", err);
 }
 
-static void test_creds(void)
-{
-	struct jail_creds c;
-	char err[512] = "";
-
-	ok(jail_creds_resolve("nobody", "nogroup", &c, err, sizeof(err)) == 0 &&
-	   c.set_uid && c.set_gid && c.uid == 65534 && c.gid == 65534,
-	   "-U nobody -G nogroup: 65534:65534 (%s)", err);
-	ok(jail_creds_resolve("no-such-user-x", NULL, &c, err, sizeof(err)) == -1 &&
-	   strstr(err, "no-such-user-x"), "an unknown user is named (%s)", err);
-	ok(jail_creds_resolve(NULL, "no-such-group-x", &c, err, sizeof(err)) == -1 &&
-	   strstr(err, "no-such-group-x"), "an unknown group is named (%s)", err);
-	ok(jail_creds_resolve(NULL, NULL, &c, err, sizeof(err)) == 0 &&
-	   !c.set_uid && !c.set_gid, "neither: nothing to change");
-}
-
 int main(void)
 {
 	char cmd[64];
@@ -128,7 +112,6 @@ int main(void)
 	test_good_file();
 	test_bad_files();
 	test_missing_file();
-	test_creds();
 	rc = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

@@ -57,9 +57,13 @@ $(B)/bin/ujail-deps: $(UJ_SRC)/deps_main.c $(UJ_B)/libujail.a $(UJ_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_LDLIBS)
 
+# Static by default: a jail starts faster without the dynamic loader's
+# work (ujail runs once per service start). UJ_LINK= links dynamically.
+UJ_LINK ?= -static
+
 $(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a $(UJ_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a \
+	$(CC) $(UJ_CFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a \
 		$(UJ_LDLIBS) -lcap
 
 # The keeper: libc only, static with musl and -Os, so that a running jail

@@ -14,7 +14,6 @@
 #include <json-c/json.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,37 +24,6 @@
 
 #include "errmsg.h"
 #include "creds.h"
-
-#define NSS_BUF 16384
-
-int jail_creds_resolve(const char *user, const char *group,
-		       struct jail_creds *c, char *err, size_t errlen)
-{
-	char buf[NSS_BUF];
-	struct passwd pw, *pwp = NULL;
-	struct group gr, *grp = NULL;
-	int e;
-
-	memset(c, 0, sizeof(*c));
-	if (user) {
-		e = getpwnam_r(user, &pw, buf, sizeof(buf), &pwp);
-		if (!pwp)
-			return ujs_fail(err, errlen, "user %s: %s on the host", user,
-					  e ? strerror(e) : "not found");
-		c->set_uid = c->set_gid = true;
-		c->uid = pwp->pw_uid;
-		c->gid = pwp->pw_gid;	/* the user's group unless -G */
-	}
-	if (group) {
-		e = getgrnam_r(group, &gr, buf, sizeof(buf), &grp);
-		if (!grp)
-			return ujs_fail(err, errlen, "group %s: %s on the host", group,
-					  e ? strerror(e) : "not found");
-		c->set_gid = true;
-		c->gid = grp->gr_gid;
-	}
-	return 0;
-}
 
 /* ---- procd's capabilities JSON ---- */
 

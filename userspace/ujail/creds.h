@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The service's credentials: -U/-G resolved on the host (the jail's /etc
- * is generated), and the capabilities of -C (procd's JSON), applied in the
+ * The service's credentials: -U/-G resolved on the host (accounts.h), and the capabilities of -C (procd's JSON), applied in the
  * service right before execve().
  */
 #ifndef UJAIL_CREDS_H
@@ -22,10 +21,6 @@ struct jail_creds {
 struct jail_caps {
 	uint64_t bounding, effective, inheritable, permitted, ambient;
 };
-
-/* -U/-G from the host's passwd/group; 0, or -1 with @err. */
-int jail_creds_resolve(const char *user, const char *group,
-		       struct jail_creds *c, char *err, size_t errlen);
 
 /*
  * procd's capabilities file: {"bounding": ["CAP_..."], "effective": [...],

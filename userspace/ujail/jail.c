@@ -126,7 +126,8 @@ static int plan_jail(struct jail_plan *p)
 	self_exe(exe, sizeof(exe));
 	p->keeper_fd = jail_keeper_open(exe, err, sizeof(err));
 	if (p->keeper_fd < 0 ||
-	    jail_creds_resolve(o->user, o->group, &p->creds, err, sizeof(err)) ||
+	    jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &p->creds,
+				  &p->accounts, err, sizeof(err)) ||
 	    (o->capabilities && jail_caps_load(o->capabilities, &p->caps, err, sizeof(err))) ||
 	    jail_seccomp_prepare(&p->seccomp, o->seccomp, p->exe, exe, &p->deps, err,
 				 sizeof(err)) ||

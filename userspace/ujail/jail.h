@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "accounts.h"
 #include "creds.h"
 #include "jail_seccomp.h"
 #include "ns.h"
@@ -43,6 +44,7 @@ struct jail_plan {
 	struct path_set deps;		/* staged read-only */
 	char **envp;			/* the service's environment */
 	struct jail_creds creds;
+	struct jail_accounts accounts;	/* the jail's /etc/passwd and group */
 	struct jail_caps caps;
 	struct jail_seccomp seccomp;
 	struct jail_ns ns;

@@ -12,9 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +27,6 @@
 
 #define SCRATCH_DIR	"/tmp"
 #define SCRATCH_NAME	"ujail-root.XXXXXX"
-#define NSS_BUF_SIZE	16384
-#define ACCOUNTS_SIZE	4096
 
 struct rootfs {
 	const struct jail_opts *o;
@@ -39,8 +35,7 @@ struct rootfs {
 	int root_fd;		/* the new root */
 	bool made_dir;		/* the scratch directory exists */
 	bool mounted;
-	char passwd[ACCOUNTS_SIZE];
-	char group[ACCOUNTS_SIZE];
+	const struct jail_accounts *accounts;
 	char *err;
 	size_t errlen;
 };
@@ -163,86 +158,6 @@ static void root_discard(struct rootfs *r)
 		umount2(r->scratch, MNT_DETACH);
 	if (r->made_dir)
 		unlinkat(r->tmp_fd, name, AT_REMOVEDIR);
-}
-
-/* Appends "name:x:uid:gid:gecos:dir:shell" (no password hash, ever). */
-static void passwd_append(struct rootfs *r, const struct passwd *pw)
-{
-	size_t len = strlen(r->passwd);
-
-	snprintf(r->passwd + len, sizeof(r->passwd) - len, "%s:x:%u:%u:%s:%s:%s\n",
-		 pw->pw_name, (unsigned int)pw->pw_uid, (unsigned int)pw->pw_gid,
-		 pw->pw_gecos ? pw->pw_gecos : "", pw->pw_dir ? pw->pw_dir : "/",
-		 pw->pw_shell ? pw->pw_shell : "/bin/false");
-}
-
-/* Appends "name:x:gid:" (no members: they would name other accounts). */
-static void group_append(struct rootfs *r, const struct group *gr)
-{
-	size_t len = strlen(r->group);
-
-	snprintf(r->group + len, sizeof(r->group) - len, "%s:x:%u:\n",
-		 gr->gr_name, (unsigned int)gr->gr_gid);
-}
-
-/* The host's entry for uid 0 (in @pw and @buf), or a plain one. */
-static const struct passwd *host_root_user(struct passwd *pw, char *buf, size_t len)
-{
-	static const struct passwd root_default = {
-		.pw_name = "root", .pw_gecos = "root", .pw_dir = "/root", .pw_shell = "/bin/sh",
-	};
-	struct passwd *found = NULL;
-
-	return getpwuid_r(0, pw, buf, len, &found) == 0 && found ? found : &root_default;
-}
-
-/* The host's entry for gid 0 (in @gr and @buf), or a plain one. */
-static const struct group *host_root_group(struct group *gr, char *buf, size_t len)
-{
-	static const struct group root_default = { .gr_name = "root" };
-	struct group *found = NULL;
-
-	return getgrgid_r(0, gr, buf, len, &found) == 0 && found ? found : &root_default;
-}
-
-static int accounts_users(struct rootfs *r)
-{
-	char buf[NSS_BUF_SIZE];
-	struct passwd pw, *found = NULL;
-	int e;
-
-	passwd_append(r, host_root_user(&pw, buf, sizeof(buf)));
-	if (!r->o->user)
-		return 0;
-	e = getpwnam_r(r->o->user, &pw, buf, sizeof(buf), &found);
-	if (!found)
-		return rootfs_fail(r, e, "user %s: not found on the host (getpwnam_r)", r->o->user);
-	if (found->pw_uid != 0)
-		passwd_append(r, found);
-	return 0;
-}
-
-/* root, and the -G group; without -G, the -U user's own group. */
-static int accounts_groups(struct rootfs *r)
-{
-	char buf[NSS_BUF_SIZE], ubuf[NSS_BUF_SIZE];
-	struct group gr, *found = NULL;
-	struct passwd pw, *user = NULL;
-	int e;
-
-	group_append(r, host_root_group(&gr, buf, sizeof(buf)));
-	if (r->o->group) {
-		e = getgrnam_r(r->o->group, &gr, buf, sizeof(buf), &found);
-		if (!found)
-			return rootfs_fail(r, e, "group %s: not found on the host (getgrnam_r)",
-					   r->o->group);
-	} else if (r->o->user &&
-		   getpwnam_r(r->o->user, &pw, ubuf, sizeof(ubuf), &user) == 0 && user) {
-		getgrgid_r(user->pw_gid, &gr, buf, sizeof(buf), &found);
-	}
-	if (found && found->gr_gid != 0)
-		group_append(r, found);
-	return 0;
 }
 
 /* Writes @text as jail file @path, created where it was checked to be. */
@@ -620,13 +535,10 @@ static int rootfs_build(struct rootfs *r, const struct path_set *deps)
 {
 	if (make_mounts_private(r) < 0)
 		return -1;
-	/* Unknown accounts fail before anything is made. */
-	if (accounts_users(r) < 0 || accounts_groups(r) < 0)
-		return -1;
 	if (root_create(r) < 0)
 		return -1;
-	if (jail_write_file(r, "/etc/passwd", r->passwd) < 0 ||
-	    jail_write_file(r, "/etc/group", r->group) < 0)
+	if (jail_write_file(r, "/etc/passwd", r->accounts->passwd) < 0 ||
+	    jail_write_file(r, "/etc/group", r->accounts->group) < 0)
 		return -1;
 	if (stage_main(r, deps) < 0 || stage_special(r) < 0)
 		return -1;
@@ -636,7 +548,7 @@ static int rootfs_build(struct rootfs *r, const struct path_set *deps)
 }
 
 int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
-		      char *err, size_t errlen)
+		      const struct jail_accounts *accounts, char *err, size_t errlen)
 {
 	struct rootfs *r = calloc(1, sizeof(*r));
 	mode_t old_umask;
@@ -645,6 +557,7 @@ int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
 	if (!r)
 		return stage_fail(err, errlen, ENOMEM, "jail root");
 	r->o = o;
+	r->accounts = accounts;
 	r->err = err;
 	r->errlen = errlen;
 	r->tmp_fd = -1;

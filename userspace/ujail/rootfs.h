@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "accounts.h"
 #include "options.h"
 #include "pathset.h"
 
@@ -12,9 +13,8 @@
  * Builds the jail's root and makes it the caller's "/". Call it in the
  * jail's PID 1: a process in a new mount namespace and PID 1 of a new pid
  * namespace (for /proc). The root is a tmpfs (0755, nosuid, nodev) with:
- *  - /etc/passwd and /etc/group holding root and the -U user / -G group
- *    only (the host's entries, without password hashes or members;
- *    without -G, the -U user's group); a staged /etc goes on top;
+ *  - /etc/passwd and /etc/group from @accounts (accounts.h); a staged
+ *    /etc goes on top;
  *  - every path of @deps, read-only, where the host has it;
  *  - every -r/-w path, read-only or writable, at its DST; a path without
  *    DST is staged as the host resolves it: each symbolic link on the way
@@ -32,6 +32,6 @@
  * Returns 0, or -1 with @err naming the path, the step and errno.
  */
 int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
-		      char *err, size_t errlen);
+		      const struct jail_accounts *accounts, char *err, size_t errlen);
 
 #endif
