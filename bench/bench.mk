@@ -8,6 +8,11 @@ $(B)/bench/spawn_time: $(TOP)/bench/spawn_time.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
+# Static: the floor should not count a dynamic loader.
+$(B)/bench/ns_floor: $(TOP)/bench/ns_floor.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+
 # On the host: ujail next to bubblewrap and unshare(1).
 bench-ujail: deps
-	@$(MAKE) -s ujail $(B)/bench/spawn_time && bench/ujail_bench.sh
+	@$(MAKE) -s ujail $(B)/bench/spawn_time $(B)/bench/ns_floor && bench/ujail_bench.sh

@@ -15,15 +15,18 @@ SETUP_N=${SETUP_N:-10}
 UJAIL=$B/bin/ujail
 DEPS=$B/bin/ujail-deps
 TIMER=$B/bench/spawn_time
+FLOOR=$B/bench/ns_floor
 
 die() { echo "ujail_bench: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "must run as root (ujail needs it)"
 command -v bwrap >/dev/null || die "bwrap missing: install the Debian package bubblewrap (scripts/deps.sh)"
 command -v unshare >/dev/null || die "unshare missing: install util-linux"
 { [ -x "$UJAIL" ] && [ -x "$DEPS" ]; } || die "$UJAIL or $DEPS missing: run make ujail"
-if [ ! -x "$TIMER" ] || [ "$TIMER" -ot bench/spawn_time.c ]; then
-	make -s "$TIMER" || die "cannot build $TIMER"
-fi
+for prog in "$TIMER" "$FLOOR"; do
+	if [ ! -x "$prog" ] || [ "$prog" -ot "bench/$(basename "$prog").c" ]; then
+		make -s "$prog" || die "cannot build $prog"
+	fi
+done
 
 tmp=$(mktemp -d /tmp/ujail_bench.XXXXXX)
 bgpids=()	# every process the PSS part starts, to kill at the end
@@ -80,11 +83,13 @@ echo
 echo "Start-to-exit time of /bin/true, $N runs (ms)"
 printf '%-34s %9s %9s\n' case median p90
 row "native"                 /bin/true
+row "floor: ns_floor (mnt,pid,ipc,uts)" "$FLOOR" -- /bin/true
 row "unshare -mpfiu --mount-proc"    unshare -mpfiu --mount-proc /bin/true
 row "bwrap pid,ipc,uts + /proc"      "${BW[@]}" "${BW_TRUE[@]}" --proc /proc /bin/true
 row "ujail (mnt,pid,ipc,uts)"        "$UJAIL" -n bench -- /bin/true
 row "ujail -p"                       "$UJAIL" -n bench -p -- /bin/true
 row "unshare -mpfiun --mount-proc"   unshare -mpfiun --mount-proc /bin/true
+row "floor: ns_floor -N (+net)"      "$FLOOR" -N -- /bin/true
 row "bwrap ... + --unshare-net"      "${BW[@]}" "${BW_TRUE[@]}" --proc /proc --unshare-net /bin/true
 row "ujail -N"                       "$UJAIL" -n bench -N -- /bin/true
 row "ujail -p -N"                    "$UJAIL" -n bench -p -N -- /bin/true
@@ -96,6 +101,9 @@ printf '  bwrap +net / ujail -p -N              %s\n' "$(ratio "bwrap ... + --un
 printf '  bwrap --unshare-all / ujail -p -N     %s   (target >= 3)\n' "$(ratio "bwrap --unshare-all" "ujail -p -N")"
 printf '  bwrap --unshare-all / ujail           %s\n' "$(ratio "bwrap --unshare-all" "ujail (mnt,pid,ipc,uts)")"
 printf '  unshare -mpfiu / ujail -p             %s\n' "$(ratio "unshare -mpfiu --mount-proc" "ujail -p")"
+# The best any runner could do: the kernel's own cost for the namespaces
+# and one exec of /bin/true, with nothing staged and no supervisor.
+printf '  bwrap --unshare-all / floor -N        %s   (the most a runner could reach)\n' "$(ratio "bwrap --unshare-all" "floor: ns_floor -N (+net)")"
 
 # PSS, in KB, of a process, and of all descendants of $1 but not $2
 pss() { awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup"; }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* -U/-G and the jail's passwd and group files; see accounts.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "accounts.h"
 #include "errmsg.h"
@@ -42,10 +46,44 @@ static void group_line(char *buf, size_t len, const struct group *gr)
 	snprintf(buf, len, "%s:x:%u:\n", gr->gr_name, (unsigned int)gr->gr_gid);
 }
 
+/* Account files larger than this are not account files. */
+#define ACCOUNT_FILE_MAX (4 << 20)
+
+/*
+ * A stream over the whole of @path read in one go: glibc's fgetpwent()
+ * asks the kernel for the file position once per entry, a memory stream
+ * does not. *@buf is the memory behind it, freed after fclose(). NULL if
+ * the file cannot be read.
+ */
+static FILE *open_in_memory(const char *path, char **buf)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	ssize_t n = -1;
+	FILE *fp = NULL;
+
+	*buf = NULL;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && st.st_size < ACCOUNT_FILE_MAX)
+		*buf = malloc(st.st_size + 1);
+	if (*buf)
+		n = read(fd, *buf, st.st_size + 1);
+	close(fd);
+	if (n > 0 && n <= st.st_size)
+		fp = fmemopen(*buf, n, "r");
+	if (!fp) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return fp;
+}
+
 /* The first uid 0 entry and the first entry named @user. A missing file: neither. */
 static void scan_passwd(const char *path, const char *user, struct found_user *f)
 {
-	FILE *fp = fopen(path, "re");
+	char *buf;
+	FILE *fp = open_in_memory(path, &buf);
 	struct passwd *pw;
 
 	if (!fp)
@@ -63,13 +101,15 @@ static void scan_passwd(const char *path, const char *user, struct found_user *f
 		}
 	}
 	fclose(fp);
+	free(buf);
 }
 
 /* The first gid 0 entry and the first named @group (else numbered @gid). */
 static void scan_group(const char *path, const char *group, const gid_t *gid,
 		       struct found_group *f)
 {
-	FILE *fp = fopen(path, "re");
+	char *buf;
+	FILE *fp = open_in_memory(path, &buf);
 	struct group *gr;
 
 	if (!fp)
@@ -88,6 +128,7 @@ static void scan_group(const char *path, const char *group, const gid_t *gid,
 		}
 	}
 	fclose(fp);
+	free(buf);
 }
 
 static void write_files(const struct found_user *u, const struct found_group *g,
