@@ -16,3 +16,13 @@ $(B)/bench/ns_floor: $(TOP)/bench/ns_floor.c
 # On the host: ujail next to bubblewrap and unshare(1).
 bench-ujail: deps
 	@$(MAKE) -s ujail $(B)/bench/spawn_time $(B)/bench/ns_floor && bench/ujail_bench.sh
+
+# utrace next to strace -f -c (bench/utrace_bench.sh), on the host.
+.PHONY: bench-utrace
+
+$(B)/bench/sysloop: $(TOP)/bench/sysloop.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+bench-utrace: deps
+	@$(MAKE) -s $(B)/bin/utrace $(B)/bench/spawn_time $(B)/bench/sysloop && bench/utrace_bench.sh

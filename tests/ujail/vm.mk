@@ -7,7 +7,8 @@
 #
 # Same objects as build/bin/ujail (the archives are non-PIC), linked -static.
 
-UJV_LIBS := $(B)/userspace/libujail.a $(B)/userspace/libujail-seccomp.a
+UJV_LIBS := $(B)/userspace/libujail.a $(B)/userspace/libutrace.a \
+	$(B)/userspace/libujail-seccomp.a
 
 .PHONY: ujail-vm
 

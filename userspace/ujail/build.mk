@@ -14,10 +14,10 @@ UJ_B := $(B)/userspace
 # The seccomp headers: -S reuses ujail-seccomp's compiler and loader.
 UJ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC) \
 	-I$(TOP)/userspace/seccomp \
-	-I$(TOP)/userspace/seccomp -I$(B)/gen
+	-I$(TOP)/userspace/seccomp -I$(B)/gen -I$(TOP)/tools/utrace
 UJ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UJ_LDLIBS := -ljson-c
-UJ_HDRS := $(wildcard $(UJ_SRC)/*.h)
+UJ_HDRS := $(wildcard $(UJ_SRC)/*.h) $(wildcard $(TOP)/tools/utrace/*.h)
 UJ_MAINS := $(UJ_SRC)/main.c $(UJ_SRC)/deps_main.c
 UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c))
 UJ_LIB_OBJ := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-obj/%.o,$(UJ_LIB_SRC))
@@ -61,9 +61,12 @@ $(B)/bin/ujail-deps: $(UJ_SRC)/deps_main.c $(UJ_B)/libujail.a $(UJ_HDRS)
 # work (ujail runs once per service start). UJ_LINK= links dynamically.
 UJ_LINK ?= -static
 
-$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a $(UJ_HDRS)
+# --trace links utrace's tracer (tools/utrace/build.mk).
+$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/libujail-seccomp.a \
+		$(UJ_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libujail-seccomp.a \
+	$(CC) $(UJ_CFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
+		$(UJ_B)/libujail-seccomp.a \
 		$(UJ_LDLIBS) -lcap
 
 # The keeper: libc only, static with musl and -Os, so that a running jail

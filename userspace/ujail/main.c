@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* ujail: run a service in a jail (ujail.8). */
 #include "jail.h"
+#include "jail_trace.h"
 #include "options.h"
 
 int main(int argc, char **argv)
@@ -13,7 +14,7 @@ int main(int argc, char **argv)
 		jail_opts_free(&o);
 		return ret > 0 ? 0 : JAIL_EXIT_USAGE;
 	}
-	status = jail_run(&o);
+	status = o.trace ? jail_trace_run(&o) : jail_run(&o);
 	jail_opts_free(&o);
 	return status;
 }

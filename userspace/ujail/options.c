@@ -74,6 +74,7 @@ static const struct opt_spec specs[] = {
 	STRING('h', "hostname", "hostname", hostname, check_hostname),
 	OTHER('t', "timeout", "timeout", true, OPT_TIMEOUT),
 	STRING('S', "seccomp", "seccomp", seccomp, check_not_empty),
+	STRING(0, "trace", NULL, trace, check_not_empty),
 	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
 	STRING('U', "user", "user", user, check_not_empty),
 	STRING('G', "group", "group", group, check_not_empty),

@@ -29,6 +29,7 @@ struct jail_opts {
 	char *hostname;		/* -h, --hostname: implies a uts namespace */
 	unsigned int term_timeout; /* -t, --timeout: SIGTERM, then SIGKILL after it (s) */
 	char *seccomp;		/* -S, --seccomp: policy file */
+	char *trace;		/* --trace: learn the policy into this file */
 	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
 	char *user;		/* -U, --user */
 	char *group;		/* -G, --group */

@@ -34,6 +34,8 @@ static const char usage[] =
 "  -C, --capabilities FILE  capabilities to keep (procd's JSON)\n"
 "  -S, --seccomp FILE       seccomp policy (OCI or procd JSON)\n"
 "  -c, --no-new-privs       set no_new_privs before COMMAND starts\n"
+"      --trace FILE         run COMMAND under utrace's tracer and write the\n"
+"                           seccomp policy it needs to FILE when it ends\n"
 "The process:\n"
 "  -e, --keep-env NAME      pass variable NAME from ujail's environment (the\n"
 "                           rest is not passed); repeats\n"

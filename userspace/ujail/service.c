@@ -19,6 +19,7 @@
 
 #include "init.h"
 #include "jail.h"
+#include "jail_trace.h"
 
 static void close_range_fds(unsigned int first, unsigned int last)
 {
@@ -95,6 +96,9 @@ void jail_service_exec(struct jail_plan *p)
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		service_fail(p, JAIL_EXIT_SETUP, "prctl(PR_SET_NO_NEW_PRIVS)", strerror(errno));
 	announce_start(p);
+	/* Before -S's filter, which need not allow seccomp(). */
+	if (p->o->trace && jail_trace_install(err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
 	if (jail_seccomp_install_static(&p->seccomp, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "seccomp", err);
 	execve(p->exe, p->o->argv, p->envp);
