@@ -21,7 +21,7 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-I$(TOP)/tests/kselftest/seccomp
 
 .PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
-	check demo bench bench-policy bench-ujail bench-programs demo-programs clean
+	check demo bench bench-policy bench-ujail bench-utrace bench-programs demo-programs clean
 
 all: kernel kselftests
 
@@ -73,10 +73,13 @@ $(T)/seccomp_bpf $(T)/seccomp_benchmark: $(T)/%: $(SELFTESTS)/seccomp/%.c $(KSRC
 
 include userspace/seccomp/build.mk
 include tests/seccomp/progs.mk
+include tests/utrace/progs.mk
+include tools/utrace/build.mk
 include userspace/ujail/build.mk
 include tests/ujail/tests.mk
 include tests/ujail/vm.mk
 include bench/bench.mk
+include tests/kselftest/jailfs/build.mk
 
 check: deps
 	@scripts/check.sh

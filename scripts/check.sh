@@ -54,7 +54,8 @@ build_step kselftests make -s kselftests || built=0
 usr=1
 build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
 build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
-build_step clang make -s clang-check ujail-clang-check
+build_step utrace make -s utrace-tests || usr=0
+build_step clang make -s clang-check ujail-clang-check utrace-clang-check
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
 
@@ -77,6 +78,8 @@ if [ $usr = 1 ]; then
 	host_suite ujail-rootfs "$T/ujail/rootfs_test"
 	host_suite ujail-jail tests/ujail/jail_test.sh
 	host_suite seccomp-valgrind tests/seccomp/valgrind_test.sh
+	host_suite utrace env VALGRIND=valgrind tests/utrace/utrace_test.sh
+	host_suite utrace-asan env UTRACE="$top/build/bin-asan/utrace" tests/utrace/utrace_test.sh
 	host_suite seccomp-run tests/seccomp/run_test.sh
 	host_suite seccomp-run-asan env UJAIL_SECCOMP="$top/build/bin-asan/ujail-seccomp" \
 		SHIM_GLIBC="$top/build/lib/libpreload-seccomp.so" \
@@ -126,6 +129,17 @@ ujail_setup+=' && unshare -m sh -c "mount --bind /newroot/var/run/ubus /dev && s
 ujail_setup+=' && sleep 1 && mv /newroot/var/run/ubus/log /newroot/var/run/ubus/ubus.sock'
 ujail_run='chroot /newroot env UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
 ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh'
+# utrace in the guest: stock kernels have IA32 emulation (the test kernel
+# and this host do not), so the i386 counts are checked there. Static
+# round-trip programs: the guest's ujail-seccomp has no shim beside it.
+vmut=$top/build/vm-utrace
+rm -rf "$vmut" && mkdir -p "$vmut" && cp -a "$T/utrace" "$vmut/utrace-progs" 2>/dev/null
+utrace_vm=(
+	--file "$top/build/bin-static/utrace" --file tests/utrace/utrace_test.sh
+	--file "$vmut/utrace-progs"
+)
+utrace_run='UTRACE=/opt/tests/utrace UTRACE_PROGS=/opt/tests/utrace-progs UJAIL_SECCOMP=/opt/tests/ujail-seccomp'
+utrace_run+=' UJAIL= RT_SUFFIX=-static TAP_SH=/opt/tests/tap.sh sh utrace_test.sh'
 [ $usr = 1 ] || built=0
 
 if [ $built = 1 ]; then
@@ -152,9 +166,11 @@ if [ $built = 1 ]; then
 	# The fallbacks there: notify, and errno-log with its audit record.
 	vm_suite stock-6.12 "$stock612" --timeout 600 \
 		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
+		"${utrace_vm[@]}" \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
-		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run"
+		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run" \
+		--run "utrace: $utrace_run"
 	vm_suite stock-6.1 "$stock61" --timeout 300 \
 		--file "$T/log_errno_absent_test" \
 		--run 'log_errno_absent: ./log_errno_absent_test'

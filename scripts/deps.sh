@@ -28,7 +28,9 @@ libseccomp-dev
 pkg-config
 rsync
 valgrind
+strace
 bubblewrap
+dwarves
 "
 
 missing=""

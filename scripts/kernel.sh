@@ -5,11 +5,14 @@
 #
 #   scripts/kernel.sh src                 extract and patch the source only
 #   scripts/kernel.sh build VARIANT       build bzImage + Module.symvers
+#   scripts/kernel.sh modprep VARIANT     a directory to build external modules
+#                                         against VARIANT in (printed)
 #   scripts/kernel.sh warnings LOG        the W=1 gate alone, on a build log
 #
 # Variants: "patched" (the series and the test fragments), "audit" (the same
-# with CONFIG_AUDIT=y), "nolog" (the series with CONFIG_SECCOMP_LOG_ERRNO=n)
-# and "vanilla" (no patches, for benchmarks).
+# with CONFIG_AUDIT=y), "nolog" (the series with CONFIG_SECCOMP_LOG_ERRNO=n),
+# "debug" (the same with KASAN, lockdep and kmemleak) and "vanilla" (no
+# patches, for benchmarks).
 #
 # The build runs with W=1; a warning in a C file the series touches fails it.
 #
@@ -41,7 +44,8 @@ fragments() {
 	audit) echo "$top/tests/kselftest/variants/audit.config" ;;
 	nolog) echo "$top/tests/kselftest/variants/nolog.config" ;;
 	vanilla) echo "$top/tests/kselftest/variants/vanilla.config" ;;
-	*) die "unknown variant '$variant' (patched, audit, nolog, vanilla)" ;;
+	debug) echo "$top/tests/kselftest/variants/debug.config" ;;
+	*) die "unknown variant '$variant' (patched, audit, nolog, debug, vanilla)" ;;
 	esac
 }
 
@@ -79,12 +83,15 @@ unapply_series() {
 	done
 }
 
-# The in-tree entries of kernel/Kconfig: the repo's kernel/ becomes ujail/.
+# The in-tree entries of kernel/Kconfig: the repo's kernel/ becomes ujail/,
+# sourced from the top-level Kconfig and built from the top-level Kbuild.
 link_kconfig() {
 	local src=$1
 	ln -sfn "$top/kernel" "$src/ujail"
 	grep -qxF 'source "ujail/Kconfig"' "$src/Kconfig" ||
 		printf '\nsource "ujail/Kconfig"\n' >>"$src/Kconfig"
+	grep -qxF 'obj-y += ujail/' "$src/Kbuild" ||
+		printf '\nobj-y += ujail/\n' >>"$src/Kbuild"
 }
 
 # A clean tree with the current series applied. A changed series is
@@ -134,7 +141,8 @@ configure() {
 	     END { for (k in want) print want[k] }' $(fragments "$variant") |
 	while read -r line; do
 		# The unpatched tree has no such option.
-		[ "$variant" = vanilla ] && [[ $line == *SECCOMP_LOG_ERRNO* || $line == *CONFIG_UJAIL=* ]] && continue
+		[ "$variant" = vanilla ] && [[ $line == *SECCOMP_LOG_ERRNO* || $line == *CONFIG_UJAIL=* ||
+			$line == *CONFIG_JAILFS_FS=* ]] && continue
 		grep -qxF -- "$line" "$obj/.config" ||
 			echo "kernel.sh: config fragments ask for '$line' but the final config differs (missing dependency?)" >&2
 	done 2>&1 | tee "$obj/.ujail-config-errors" >&2
@@ -146,6 +154,7 @@ check_warnings() {
 	local variant=$1 log=$2 files found
 	[ "$variant" != vanilla ] || return 0
 	files=$(sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' $(series) | grep -v '^tools/' | sort -u)
+	files+=" $(cd "$top/kernel" && ls jailfs/*.[ch] 2>/dev/null | sed 's|^|ujail/|')"
 	found=$(for f in $files; do grep -F "$f:" "$log"; done | grep -E 'warning|error' || true)
 	[ -z "$found" ] || { echo "$found" >&2; die "W=1 warnings in code the series touches"; }
 }
@@ -189,9 +198,37 @@ build() {
 	fi
 }
 
+# A build directory for external modules (jailfs) against the VARIANT
+# kernel: its config and Module.symvers, with modules_prepare done. A cached
+# kernel comes without one, so it is made here (about a minute).
+modprep() {
+	local variant=$1 src obj out
+	build "$variant"
+	src=$(prepare_src "$variant")
+	obj=$kdir/obj-$variant
+	out=$kdir/out-$variant
+	if ! cmp -s "$out/.ujail-key" "$obj/.ujail-modprep-key"; then
+		if ! cmp -s "$src/.ujail-extracted" "$obj/.ujail-extracted"; then
+			rm -rf "$obj"
+		fi
+		mkdir -p "$obj"
+		cp "$src/.ujail-extracted" "$obj/.ujail-extracted"
+		cp "$out/.config" "$obj/.config"
+		make -s -C "$src" O="$obj" olddefconfig >/dev/null
+		make -s -C "$src" O="$obj" -j"$jobs" modules_prepare >/dev/null 2>"$obj/.ujail-modprep.log" || {
+			tail -n 30 "$obj/.ujail-modprep.log" >&2
+			die "modules_prepare failed for the $variant kernel"
+		}
+		cp "$out/Module.symvers" "$obj/Module.symvers"
+		cp "$out/.ujail-key" "$obj/.ujail-modprep-key"
+	fi
+	echo "$obj"
+}
+
 case ${1:-} in
 src) prepare_src "${2:-patched}" >/dev/null ;;
 build) build "${2:-patched}" ;;
+modprep) modprep "${2:-patched}" ;;
 warnings) check_warnings patched "${2:?usage: kernel.sh warnings BUILD_LOG}" ;;
-*) die "usage: kernel.sh src [VARIANT] | build VARIANT | warnings BUILD_LOG" ;;
+*) die "usage: kernel.sh src [VARIANT] | build VARIANT | modprep VARIANT | warnings BUILD_LOG" ;;
 esac

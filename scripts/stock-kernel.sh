@@ -45,6 +45,10 @@ for deb in "$dir"/debs/*.deb; do
 	dpkg-deb -x "$deb" "$dir/root"
 done
 cp "$dir/root/boot/vmlinuz-$version" "$dir/vmlinuz"
+# The headers' Makefile includes the common headers by absolute path
+# (/usr/src/...): point it at the unpacked copy, so modules build here.
+sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" \
+	"$dir/root/usr/src/linux-headers-$version/Makefile"
 ln -sfn "root/usr/src/linux-headers-$version" "$dir/headers"
 rm -rf "$dir/debs"
 echo "$dir/vmlinuz"

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Every patch of the series is checkpatch.pl --strict clean. Runs the
+# Every patch of the series, and every source file of jailfs, is
+# checkpatch.pl --strict clean. Runs the
 # extracted tree's checkpatch from inside that tree (as a kernel developer
 # would), with absolute paths. Prints TAP.
 set -uo pipefail
@@ -7,7 +8,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 src=$top/build/kernel/src
 [ -x "$src/scripts/checkpatch.pl" ] || "$top/scripts/kernel.sh" src patched || exit 1
 patches=("$top"/kernel/seccomp/*.patch)
-echo "1..${#patches[@]}"
+sources=("$top"/kernel/jailfs/*.[ch] "$top"/tests/kselftest/jailfs/*.[ch])
+echo "1..$(( ${#patches[@]} + ${#sources[@]} ))"
 n=0 failed=0
 for p in "${patches[@]}"; do
 	n=$((n + 1))
@@ -15,6 +17,16 @@ for p in "${patches[@]}"; do
 		echo "ok $n checkpatch --strict $(basename "$p")"
 	else
 		echo "not ok $n checkpatch --strict $(basename "$p")"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		failed=1
+	fi
+done
+for f in "${sources[@]}"; do
+	n=$((n + 1))
+	if out=$(cd "$src" && perl scripts/checkpatch.pl --strict --no-tree -f "$f" 2>&1); then
+		echo "ok $n checkpatch --strict -f ${f#"$top"/}"
+	else
+		echo "not ok $n checkpatch --strict -f ${f#"$top"/}"
 		printf '%s\n' "$out" | sed 's/^/# /'
 		failed=1
 	fi

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Build jailfs as an external module against one kernel, with W=1; any
+# warning fails the build.
+#
+#   scripts/jailfs-build.sh patched|stock-6.12|stock-6.1
+#
+# The module lands in build/jailfs/NAME/jailfs.ko (the sources are copied
+# there: kbuild writes its objects next to them).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+name=${1:-}
+die() { echo "jailfs-build.sh: $*" >&2; exit 1; }
+
+case $name in
+patched) kdir=$("$top/scripts/kernel.sh" modprep patched) ;;
+stock-6.12) "$top/scripts/stock-kernel.sh" 6.12 >/dev/null; kdir=$top/build/stock/6.12/headers ;;
+stock-6.1) "$top/scripts/stock-kernel.sh" 6.1 >/dev/null; kdir=$top/build/stock/6.1/headers ;;
+*) die "usage: jailfs-build.sh patched|stock-6.12|stock-6.1" ;;
+esac
+
+out=$top/build/jailfs/$name
+rm -rf "$out"
+mkdir -p "$out"
+cp "$top"/kernel/jailfs/*.[ch] "$top/kernel/jailfs/Kbuild" "$out/"
+log=$out/build.log
+if ! make -C "$kdir" M="$out" W=1 modules >"$log" 2>&1; then
+	tail -n 40 "$log" >&2
+	die "the jailfs build against $name failed (log: ${log#"$top"/})"
+fi
+if grep -E 'warning:|error:' "$log" >&2; then
+	die "W=1 warnings in jailfs against $name"
+fi
+echo "jailfs-build.sh: $out/jailfs.ko ($(grep -o -- '-DJAILFS_[A-Z_]*' "$out/.super.o.cmd" 2>/dev/null | sort -u | tr '\n' ' ' || true))"

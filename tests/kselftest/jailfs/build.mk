@@ -1,0 +1,30 @@
+# jailfs: the module against each test kernel, and its kselftests.
+#
+#   make jailfs              the module for our kernel and Debian's 6.12 and 6.1
+#   make jailfs-kselftests   the static test programs
+
+JAILFS_SRC := $(wildcard kernel/jailfs/*.[ch]) kernel/jailfs/Kbuild
+JAILFS_KERNELS := patched stock-6.12 stock-6.1
+JAILFS_MODULES := $(foreach k,$(JAILFS_KERNELS),$(B)/jailfs/$(k)/jailfs.ko)
+JAILFS_TESTS := $(T)/jailfs_mount_test $(T)/jailfs_ops_test $(T)/jailfs_fsx_test \
+	$(T)/jailfs_stress_test
+
+.PHONY: jailfs jailfs-kselftests
+
+# The kernel first: the patched module is rebuilt when the kernel changed.
+jailfs: kernel
+	@$(MAKE) -s $(JAILFS_MODULES)
+
+$(B)/jailfs/patched/jailfs.ko: $(JAILFS_SRC) $(B)/kernel/out-patched/.ujail-key
+	@scripts/jailfs-build.sh patched
+
+$(B)/jailfs/stock-%/jailfs.ko: $(JAILFS_SRC)
+	@scripts/jailfs-build.sh stock-$*
+
+jailfs-kselftests: headers
+	@$(MAKE) -s $(JAILFS_TESTS)
+
+$(T)/jailfs_%_test: tests/kselftest/jailfs/jailfs_%_test.c tests/kselftest/jailfs/jailfs_util.h \
+		$(KSRC)/.ujail-key
+	@mkdir -p $(T)
+	$(CC) $(KSELFTEST_CFLAGS) -I$(TOP)/tests/kselftest/jailfs -o $@ $<
