@@ -134,7 +134,12 @@ check "killed by SIGKILL: 128+9" rc_is 137 jail -- "$P/probe" raise 9
 check "killed by SIGTERM: 128+15" rc_is 143 jail -- "$P/probe" raise 15
 check "dynamic glibc program: libraries staged" rc_is 0 jail -- "$P/probe-glibc" exit 0
 check "dynamic musl program: libraries staged" rc_is 0 jail -- "$P/probe-musl" exit 0
-check "command found through PATH" out_is "ok" env PATH="$P:/usr/bin:/bin" "$U" -- probe mkdir /x
+# The root: a writable tmpfs with the bind backend, read-only (but for -w
+# paths) with jailfs.
+root_mkdir=ok
+[ "${UJAIL_FS:-bind}" = jailfs ] && root_mkdir=EROFS
+check "command found through PATH" out_is "$root_mkdir" env PATH="$P:/usr/bin:/bin" "$U" -- \
+	probe mkdir /x
 
 # Milliseconds since boot (/proc/uptime: busybox date has no %N).
 now_ms() {
@@ -309,6 +314,17 @@ check "bad -S policy: 1" rc_is 1 "$U" -S "$tmp/bad.json" -w "$tmp/rwdir" -- "$P/
 check "  message names it" err_has "$tmp/bad.json"
 check "unknown -U user: 1" rc_is 1 "$U" -U nosuchuser-ujail -- "$P/probe" exit 0
 check "  message names it" err_has "nosuchuser-ujail"
+check "bad --fs value: 2" rc_is 2 "$U" --fs=nfs -- "$P/probe" exit 0
+check "  message names it" err_has "--fs 'nfs'"
+check "bad UJAIL_FS value: 1" rc_is 1 env UJAIL_FS=nfs "$U" -- "$P/probe" exit 0
+check "  message names it" err_has "UJAIL_FS=nfs"
+if ! grep -qw jailfs /proc/filesystems; then
+	check "--fs=jailfs without jailfs in the kernel: 1" rc_is 1 "$U" --fs=jailfs -- \
+		"$P/probe" write "$tmp/rwdir/ran"
+	check "  message says so" err_has "no jailfs filesystem"
+fi
+check "-d 1 says which backend staged the root" rc_is 0 "$U" -d 1 -- "$P/probe" exit 0
+check "  it is ${UJAIL_FS:-bind}" err_has "root staged through ${UJAIL_FS:-bind}"
 check "failed jails started nothing" test ! -e "$tmp/rwdir/ran"
 check "failed jails left nothing" nothing_left
 

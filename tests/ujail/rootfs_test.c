@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fs_backend.h"
 #include "rootfs.h"
 #include "tap.h"
 
@@ -44,6 +45,8 @@ static char host_hostname[256], host_resolv[4096];
 static char root_passwd[512], nobody_passwd[512];
 static struct stat etc_before, passwd_before;
 static bool host_has_sysrq;
+/* UJAIL_FS=jailfs|bind|auto (default bind): the backend under test. */
+static const struct stage_ops *backend;
 static const char *case_name;
 static int report_fd = -1;
 static struct jail_path paths[MAX_PATHS];
@@ -685,7 +688,7 @@ static int jail_pid1(const struct tcase *c, const struct jail_opts *o,
 	rc = jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &creds, &accounts,
 				   err, sizeof(err));
 	if (rc == 0)
-		rc = jail_rootfs_enter(o, deps, &accounts, err, sizeof(err));
+		rc = jail_rootfs_enter(o, backend, deps, &accounts, err, sizeof(err));
 	if (c->expect_err[0]) {
 		check(rc == -1, "entering fails (%s)", err);
 		for (int i = 0; i < 3 && c->expect_err[i]; i++)
@@ -818,12 +821,26 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 	return remove(path);
 }
 
+static int choose_backend(void)
+{
+	const char *want = getenv("UJAIL_FS");
+	char err[256];
+
+	if (jail_fs_choose(want ? want : "bind", &backend, err, sizeof(err)) < 0) {
+		printf("# %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
 		printf("1..0 # SKIP needs root (namespaces, mounts)\n");
 		return 0;
 	}
+	if (!ok(choose_backend() == 0, "stage backend %s", backend ? backend->name : "none"))
+		return tap_done();
 	if (!ok(make_host_tree() == 0, "host test tree in %s", base))
 		return tap_done();
 	read_file("/etc/hostname", host_hostname, sizeof(host_hostname));

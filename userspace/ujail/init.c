@@ -67,7 +67,7 @@ static bool stub_prepare(struct jail_plan *p)
 	if (jail_ns_enter(p->o, &p->ns, err, sizeof(err)) < 0)
 		goto fail;
 	jail_ns_close(&p->ns);
-	if (jail_rootfs_enter(p->o, &p->deps, &p->accounts, err, sizeof(err)) < 0 ||
+	if (jail_rootfs_enter(p->o, p->fs_ops, &p->deps, &p->accounts, err, sizeof(err)) < 0 ||
 	    jail_seccomp_notify_open(&p->seccomp, err, sizeof(err)) < 0)
 		goto fail;
 	return true;

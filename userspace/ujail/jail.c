@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "elf_deps.h"
+#include "fs_backend.h"
 #include "init.h"
 #include "jail.h"
 #include "jail_keeper.h"
@@ -115,6 +116,12 @@ static void self_exe(char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
+/* --fs, else $UJAIL_FS (procd cannot pass --fs), else NULL: auto. */
+static const char *jail_fs_wanted(const struct jail_opts *o)
+{
+	return o->fs ? o->fs : getenv("UJAIL_FS");
+}
+
 static int plan_jail(struct jail_plan *p)
 {
 	char err[1024], exe[PATH_MAX];
@@ -131,10 +138,14 @@ static int plan_jail(struct jail_plan *p)
 	    (o->capabilities && jail_caps_load(o->capabilities, &p->caps, err, sizeof(err))) ||
 	    jail_seccomp_prepare(&p->seccomp, o->seccomp, p->exe, exe, &p->deps, err,
 				 sizeof(err)) ||
-	    jail_ns_plan(o, &p->ns, err, sizeof(err))) {
+	    jail_ns_plan(o, &p->ns, err, sizeof(err)) ||
+	    jail_fs_choose(jail_fs_wanted(o), &p->fs_ops, err, sizeof(err))) {
 		jail_msg(p, "%s", err);
 		return JAIL_EXIT_SETUP;
 	}
+	if (o->debug)
+		jail_msg(p, "root staged through %s (--fs=%s)", p->fs_ops->name,
+			 jail_fs_wanted(o) ? jail_fs_wanted(o) : "auto");
 	if (o->pidfile && check_pidfile_dir(p))
 		return JAIL_EXIT_SETUP;
 	if (build_environment(p)) {

@@ -31,6 +31,7 @@
 #include "ns.h"
 #include "options.h"
 #include "pathset.h"
+#include "stage.h"
 
 /* Exit statuses (ujail.8). */
 #define JAIL_EXIT_SETUP		1
@@ -52,6 +53,7 @@ struct jail_plan {
 					 * [0]: the outer learns its host pid */
 	int parent_alive[2];		/* [1] held by the outer only: EOF = it died */
 	int keeper_fd;			/* ujail-keeper, O_PATH */
+	const struct stage_ops *fs_ops;	/* --fs: the root's stage backend */
 };
 
 /* Run the jail described by @o; returns ujail's exit status. */

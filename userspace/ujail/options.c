@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs_backend.h"
 #include "options_int.h"
 
 #define DEFAULT_TIMEOUT 5	/* procd's default term_timeout too */
@@ -49,6 +50,12 @@ static const char *check_name(const char *value)
 	return NULL;
 }
 
+/* fs_backend.c knows the backends; the table only checks the word. */
+static const char *check_fs(const char *value)
+{
+	return jail_fs_known(value) ? NULL : "must be jailfs, bind or auto";
+}
+
 static const char *check_hostname(const char *value)
 {
 	if (!*value)
@@ -75,6 +82,7 @@ static const struct opt_spec specs[] = {
 	OTHER('t', "timeout", "timeout", true, OPT_TIMEOUT),
 	STRING('S', "seccomp", "seccomp", seccomp, check_not_empty),
 	STRING(0, "trace", NULL, trace, check_not_empty),
+	STRING(0, "fs", "fs", fs, check_fs),
 	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
 	STRING('U', "user", "user", user, check_not_empty),
 	STRING('G', "group", "group", group, check_not_empty),

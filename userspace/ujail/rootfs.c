@@ -33,6 +33,8 @@ struct rootfs {
 	char scratch[sizeof(SCRATCH_DIR "/" SCRATCH_NAME)]; /* the root's mount point */
 	int tmp_fd;		/* SCRATCH_DIR, to remove the scratch directory */
 	int root_fd;		/* the new root */
+	const struct stage_ops *backend; /* stages what comes from the host */
+	bool root_is_jailfs;	/* the jailfs backend's mount became the root */
 	bool made_dir;		/* the scratch directory exists */
 	bool mounted;
 	const struct jail_accounts *accounts;
@@ -154,7 +156,8 @@ static void root_discard(struct rootfs *r)
 {
 	const char *name = r->scratch + sizeof(SCRATCH_DIR);
 
-	if (r->mounted)
+	/* The tmpfs, and the jailfs root stacked on it. */
+	for (int i = 0; r->mounted && i < 2; i++)
 		umount2(r->scratch, MNT_DETACH);
 	if (r->made_dir)
 		unlinkat(r->tmp_fd, name, AT_REMOVEDIR);
@@ -277,12 +280,23 @@ static int stage_resolv_conf(struct rootfs *r, struct stage *st)
 	return stage_host_path(r, st, "/etc/resolv.conf", false, true);
 }
 
+/* The stage's new root, if its backend made one (jailfs). */
+static void take_new_root(struct rootfs *r, struct stage *st)
+{
+	if (st->new_root_fd < 0)
+		return;
+	close(r->root_fd);
+	r->root_fd = st->new_root_fd;
+	r->root_is_jailfs = true;
+}
+
 /* Everything from the host, through the stage backend. */
 static int stage_main(struct rootfs *r, const struct path_set *deps)
 {
 	struct stage st;
+	int ret;
 
-	if (stage_begin(&st, &stage_bind_ops, r->root_fd, r->err, r->errlen) < 0)
+	if (stage_begin(&st, r->backend, r->root_fd, r->scratch, r->err, r->errlen) < 0)
 		return -1;
 	for (size_t i = 0; deps && i < deps->n; i++) {
 		if (stage_host_path(r, &st, deps->paths[i], false, false) < 0)
@@ -294,7 +308,10 @@ static int stage_main(struct rootfs *r, const struct path_set *deps)
 		goto abort;
 	if (stage_resolv_conf(r, &st) < 0)
 		goto abort;
-	return stage_commit(&st);
+	ret = stage_commit(&st);
+	if (ret == 0)
+		take_new_root(r, &st);
+	return ret;
 abort:
 	stage_abort(&st);
 	return -1;
@@ -485,7 +502,7 @@ static int stage_special(struct rootfs *r)
 {
 	struct stage late;
 
-	if (stage_begin(&late, &stage_bind_ops, r->root_fd, r->err, r->errlen) < 0)
+	if (stage_begin(&late, &stage_bind_ops, r->root_fd, r->scratch, r->err, r->errlen) < 0)
 		return -1;
 	if (mount_dev(r, &late) < 0 ||
 	    (r->o->proc && mount_proc(r) < 0) ||
@@ -510,24 +527,48 @@ static int enter_root(struct rootfs *r)
 		return rootfs_fail(r, errno, "%s: pivot_root", r->scratch);
 	r->mounted = false;
 	r->made_dir = false;
-	/* A leftover empty directory on the host's /tmp is no reason to fail. */
+	if (umount2(".", MNT_DETACH) < 0)
+		return rootfs_fail(r, errno, "/: detach the host's root after pivot_root");
+	/*
+	 * Detached, the scratch directory is no mount point here any more
+	 * (jailfs leaves the tmpfs on it). A leftover empty directory on the
+	 * host's /tmp is no reason to fail.
+	 */
 	unlinkat(r->tmp_fd, r->scratch + sizeof(SCRATCH_DIR), AT_REMOVEDIR);
 	close(r->tmp_fd);
 	r->tmp_fd = -1;
-	if (umount2(".", MNT_DETACH) < 0)
-		return rootfs_fail(r, errno, "/: detach the host's root after pivot_root");
 	if (chdir("/") < 0)
 		return rootfs_fail(r, errno, "/: chdir");
 	return 0;
 }
 
-/* -o: the root tmpfs only; /dev, /proc and writable paths keep their flags. */
+/*
+ * -o: the root tmpfs only; /dev, /proc and writable paths keep their flags.
+ * A jailfs root is read-only already but for its -w entries.
+ */
 static int root_readonly(struct rootfs *r)
 {
 	struct uj_mount_attr attr = { .attr_set = UJ_MOUNT_ATTR_RDONLY };
 
 	if (uj_mount_setattr(AT_FDCWD, "/", 0, &attr) < 0)
 		return rootfs_fail(r, errno, "/: make the jail's root read-only (-o)");
+	return 0;
+}
+
+/* Before staging: a jailfs root has no directory it was not given. */
+static int make_mountpoints(struct rootfs *r)
+{
+	const char *dirs[] = { "/dev", r->o->proc ? "/proc" : NULL, r->o->sys ? "/sys" : NULL };
+	int fd;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (!dirs[i])
+			continue;
+		fd = stage_mountpoint(r->root_fd, dirs[i], true, r->err, r->errlen);
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
 	return 0;
 }
 
@@ -538,17 +579,19 @@ static int rootfs_build(struct rootfs *r, const struct path_set *deps)
 	if (root_create(r) < 0)
 		return -1;
 	if (jail_write_file(r, "/etc/passwd", r->accounts->passwd) < 0 ||
-	    jail_write_file(r, "/etc/group", r->accounts->group) < 0)
+	    jail_write_file(r, "/etc/group", r->accounts->group) < 0 ||
+	    make_mountpoints(r) < 0)
 		return -1;
 	if (stage_main(r, deps) < 0 || stage_special(r) < 0)
 		return -1;
 	if (enter_root(r) < 0)
 		return -1;
-	return r->o->ro_root ? root_readonly(r) : 0;
+	return r->o->ro_root && !r->root_is_jailfs ? root_readonly(r) : 0;
 }
 
-int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
-		      const struct jail_accounts *accounts, char *err, size_t errlen)
+int jail_rootfs_enter(const struct jail_opts *o, const struct stage_ops *backend,
+		      const struct path_set *deps, const struct jail_accounts *accounts,
+		      char *err, size_t errlen)
 {
 	struct rootfs *r = calloc(1, sizeof(*r));
 	mode_t old_umask;
@@ -557,6 +600,7 @@ int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
 	if (!r)
 		return stage_fail(err, errlen, ENOMEM, "jail root");
 	r->o = o;
+	r->backend = backend;
 	r->accounts = accounts;
 	r->err = err;
 	r->errlen = errlen;

@@ -8,6 +8,7 @@
 #include "accounts.h"
 #include "options.h"
 #include "pathset.h"
+#include "stage.h"
 
 /*
  * Builds the jail's root and makes it the caller's "/". Call it in the
@@ -29,9 +30,13 @@
  *    masked), with -s a read-only /sys; -r/-w paths below those are
  *    staged after them, on top;
  *  - with -o, "/" itself read-only at the end.
+ * @backend stages the host's paths: one bind mount each on the tmpfs, or
+ * (jailfs) one jailfs mount for all of them and the tmpfs's files, which
+ * becomes the root; that root is read-only but for -w paths, -o or not.
  * Returns 0, or -1 with @err naming the path, the step and errno.
  */
-int jail_rootfs_enter(const struct jail_opts *o, const struct path_set *deps,
-		      const struct jail_accounts *accounts, char *err, size_t errlen);
+int jail_rootfs_enter(const struct jail_opts *o, const struct stage_ops *backend,
+		      const struct path_set *deps, const struct jail_accounts *accounts,
+		      char *err, size_t errlen);
 
 #endif

@@ -18,10 +18,12 @@
 #include "stage.h"
 
 int stage_begin(struct stage *st, const struct stage_ops *ops, int root_fd,
-		char *err, size_t errlen)
+		const char *root_path, char *err, size_t errlen)
 {
 	st->ops = ops;
 	st->root_fd = root_fd;
+	st->root_path = root_path;
+	st->new_root_fd = -1;
 	st->err = err;
 	st->errlen = errlen;
 	st->priv = NULL;

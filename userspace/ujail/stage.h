@@ -3,10 +3,11 @@
  * Staging: putting host paths into the jail's root tree.
  *
  * A backend does the work. The bind backend (stage_bind.c) makes one bind
- * mount per path as it is added; a jailfs backend (kernel/jailfs, planned)
- * would collect the paths and show them all through one filtered mount at
- * commit. Either way the root is a tmpfs made by rootfs.c, and /dev, /proc
- * and /sys are separate mounts on top of it, not staged paths.
+ * mount per path as it is added on the root, a tmpfs made by rootfs.c. The
+ * jailfs backend (stage_jailfs.c) collects the paths and shows them all,
+ * with what is on the tmpfs by then, through one jailfs mount made at
+ * commit, which becomes the new root. Either way /dev, /proc and /sys are
+ * separate mounts on top of it, not staged paths.
  *
  * Life of a stage: stage_begin(), stage_add() for each path, then
  * stage_commit() (everything added is in place) or stage_abort() (nothing
@@ -48,16 +49,23 @@ struct stage_ops {
 struct stage {
 	const struct stage_ops *ops;
 	int root_fd;		/* the jail's root directory (not owned) */
+	const char *root_path;	/* where root_fd is mounted, for the kernel */
+	int new_root_fd;	/* after commit, if >= 0: the root from now on
+				 * (the caller's to close) */
 	char *err;		/* where failures are described */
 	size_t errlen;
 	void *priv;		/* the backend's */
 };
 
 extern const struct stage_ops stage_bind_ops;
+extern const struct stage_ops stage_jailfs_ops;
 
-/* All return 0, or -1 with st->err naming the path, the step and errno. */
+/*
+ * All return 0, or -1 with st->err naming the path, the step and errno.
+ * @root_path names @root_fd's mount point (jailfs sources are paths).
+ */
 int stage_begin(struct stage *st, const struct stage_ops *ops, int root_fd,
-		char *err, size_t errlen);
+		const char *root_path, char *err, size_t errlen);
 
 static inline int stage_add(struct stage *st, const char *src, const char *dst, bool writable)
 {
