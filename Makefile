@@ -21,7 +21,8 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-I$(TOP)/tests/kselftest/seccomp
 
 .PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
-	check demo bench bench-policy bench-ujail bench-utrace bench-programs demo-programs clean
+	check demo bench bench-policy bench-ujail bench-utrace bench-jailfs bench-programs \
+	demo-programs clean
 
 all: kernel kselftests
 

@@ -26,3 +26,14 @@ $(B)/bench/sysloop: $(TOP)/bench/sysloop.c
 
 bench-utrace: deps
 	@$(MAKE) -s $(B)/bin/utrace $(B)/bench/spawn_time $(B)/bench/sysloop && bench/utrace_bench.sh
+
+# jailfs next to the bind backend and bubblewrap (bench/jailfs_bench.sh),
+# in QEMU on the patched kernel: the module cannot be loaded on the host.
+.PHONY: bench-jailfs
+
+$(B)/bench/jailfs_bench: $(TOP)/bench/jailfs_bench.c $(TOP)/userspace/ujail/mount_api.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+bench-jailfs: deps kernel
+	@$(MAKE) -s $(B)/jailfs/patched/jailfs.ko $(B)/bench/jailfs_bench && bench/jailfs_bench.sh

@@ -56,10 +56,13 @@ build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
 build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
 build_step utrace make -s utrace-tests || usr=0
 build_step clang make -s clang-check ujail-clang-check utrace-clang-check
+jf=1
+build_step jailfs make -s jailfs jailfs-kselftests || jf=0
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
 stock61=$(scripts/stock-kernel.sh 6.1 2>>"$results/stock.log") || built=0
 
 host_suite checkpatch tests/build/checkpatch_test.sh
+host_suite jailfs-dkms tests/build/jailfs_dkms_test.sh
 host_suite kernel-series tests/build/kernel_series_test.sh
 host_suite vm-runner tests/runner/vm_runner_test.sh
 
@@ -142,6 +145,27 @@ utrace_run='UTRACE=/opt/tests/utrace UTRACE_PROGS=/opt/tests/utrace-progs UJAIL_
 utrace_run+=' UJAIL= RT_SUFFIX=-static TAP_SH=/opt/tests/tap.sh sh utrace_test.sh'
 [ $usr = 1 ] || built=0
 
+# jailfs in the guest: loaded, its kselftests, fsx and a short stress (the
+# minute-long one runs on the debug kernel), then unloaded with nothing
+# left holding it. On the patched kernel the ujail suite runs again with
+# the jailfs backend.
+[ $jf = 1 ] || built=0
+jailfs_vm() {
+	printf -- '--file\n%s\n' "$top/build/jailfs/$1/jailfs.ko" "$T/jailfs_mount_test" \
+		"$T/jailfs_ops_test" "$T/jailfs_fsx_test" "$T/jailfs_stress_test"
+}
+jailfs_runs=(
+	--run 'jailfs_insmod: insmod /opt/tests/jailfs.ko && grep -qw jailfs /proc/filesystems && echo "ok 1 jailfs loaded"'
+	--run 'jailfs_mount: ./jailfs_mount_test'
+	--run 'jailfs_ops: ./jailfs_ops_test'
+	--run 'jailfs_fsx: ./jailfs_fsx_test'
+	--run 'jailfs_stress: JAILFS_STRESS_SECONDS=10 ./jailfs_stress_test'
+)
+jailfs_rmmod=(--run 'jailfs_rmmod: rmmod jailfs && ! grep -qw jailfs /proc/filesystems && echo "ok 1 jailfs unloaded"')
+mapfile -t jf_patched < <(jailfs_vm patched)
+mapfile -t jf_stock612 < <(jailfs_vm stock-6.12)
+mapfile -t jf_stock61 < <(jailfs_vm stock-6.1)
+
 if [ $built = 1 ]; then
 	K=$top/build/kernel
 	vm_suite patched "$K/out-patched/bzImage" --timeout 600 \
@@ -149,8 +173,12 @@ if [ $built = 1 ]; then
 		--run 'log_errno: ./log_errno_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
 		--run "seccomp_run: $seccomp_run" \
+		"${jf_patched[@]}" \
 		--run "ujail_setup: $ujail_setup" \
-		--run "ujail_jail: $ujail_run"
+		--run "ujail_jail: $ujail_run" \
+		"${jailfs_runs[@]}" \
+		--run "ujail_jail_jailfs: ${ujail_run/chroot \/newroot env/chroot /newroot env UJAIL_FS=jailfs}" \
+		"${jailfs_rmmod[@]}"
 	vm_suite audit "$K/out-audit/bzImage" --timeout 300 \
 		--file "$T/log_errno_audit_test" --file "$T/log_errno_test" \
 		--run 'log_errno_audit: ./log_errno_audit_test' \
@@ -166,14 +194,16 @@ if [ $built = 1 ]; then
 	# The fallbacks there: notify, and errno-log with its audit record.
 	vm_suite stock-6.12 "$stock612" --timeout 600 \
 		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
-		"${utrace_vm[@]}" \
+		"${utrace_vm[@]}" "${jf_stock612[@]}" \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
 		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run" \
-		--run "utrace: $utrace_run"
+		--run "utrace: $utrace_run" \
+		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 	vm_suite stock-6.1 "$stock61" --timeout 300 \
-		--file "$T/log_errno_absent_test" \
-		--run 'log_errno_absent: ./log_errno_absent_test'
+		--file "$T/log_errno_absent_test" "${jf_stock61[@]}" \
+		--run 'log_errno_absent: ./log_errno_absent_test' \
+		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 fi
 
 say "summary"

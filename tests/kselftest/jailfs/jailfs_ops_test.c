@@ -328,12 +328,16 @@ TEST_F(ops, lower_noexec_nodev_nosuid_are_honoured)
 TEST_F(ops, no_file_handles_or_ioctls)
 {
 	struct file_handle *fh = calloc(1, sizeof(*fh) + 128);
-	int mount_id, fd, flags;
+	int mount_id, fd, flags, err;
 
 	ASSERT_NE(NULL, fh);
 	fh->handle_bytes = 128;
-	EXPECT_EQ(EOPNOTSUPP, ERRNO_OF(name_to_handle_at(AT_FDCWD, JAIL "/rw/file",
-							 fh, &mount_id, 0)));
+	err = ERRNO_OF(name_to_handle_at(AT_FDCWD, JAIL "/rw/file", fh, &mount_id, 0));
+	/* A kernel without CONFIG_FHANDLE (our small test config) has none at all. */
+	if (err == ENOSYS)
+		TH_LOG("no name_to_handle_at() in this kernel (CONFIG_FHANDLE=n)");
+	else
+		EXPECT_EQ(EOPNOTSUPP, err);
 	free(fh);
 	fd = open(JAIL "/rw/file", O_RDONLY);
 	ASSERT_LE(0, fd);
