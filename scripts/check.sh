@@ -110,7 +110,10 @@ seccomp_run+=' SHIM_GLIBC=/opt/tests/lib/libpreload-seccomp.so'
 seccomp_run+=' SHIM_MUSL=/opt/tests/lib/musl/libpreload-seccomp.so sh run_test.sh'
 
 # ujail's escape suite in the guest. pivot_root refuses the initramfs
-# (rootfs), so it runs chrooted in a bind mount of /. The static ujail sits
+# (rootfs), so it runs in a bind mount of / moved over / in a mount
+# namespace of its own, as switch_root does: a plain chroot would do for
+# pivot_root, but the kernel refuses user namespaces (-f) to a chrooted
+# process. The static ujail sits
 # in a tree with its shims and its keeper at ../lib, where it looks for them. The set-up
 # writes passwd/group for -U/-G, mounts devpts for pty_run, and starts
 # syslogd for /dev/log (-l) and a second one as a fake ubus socket (-u).
@@ -126,12 +129,15 @@ ujail_setup+=' && printf "root:x:0:\nnogroup:x:65534:\n" >/etc/group'
 ujail_setup+=' && mkdir -p /dev/pts /newroot && mount -t devpts devpts /dev/pts'
 ujail_setup+=' && mount --bind / /newroot && mount --rbind /dev /newroot/dev'
 ujail_setup+=' && mount -t proc proc /newroot/proc && mount -t sysfs sys /newroot/sys'
+# The jails' cgroups (tests/ujail/jail_test.sh): a cgroup2 with the controllers.
+ujail_setup+=' && mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup'
 ujail_setup+=' && mount --bind /tmp /newroot/tmp && syslogd -O /tmp/messages'
 ujail_setup+=' && mkdir -p /newroot/var/run/ubus'
 ujail_setup+=' && unshare -m sh -c "mount --bind /newroot/var/run/ubus /dev && syslogd -O /tmp/ubus.log"'
 ujail_setup+=' && sleep 1 && mv /newroot/var/run/ubus/log /newroot/var/run/ubus/ubus.sock'
-ujail_run='chroot /newroot env UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
-ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh'
+ujail_run='unshare -m sh -c "cd /newroot && mount --move . / && exec chroot . env'
+ujail_run+=' UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
+ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh"'
 # utrace in the guest: stock kernels have IA32 emulation (the test kernel
 # and this host do not), so the i386 counts are checked there. Static
 # round-trip programs: the guest's ujail-seccomp has no shim beside it.
@@ -177,7 +183,7 @@ if [ $built = 1 ]; then
 		--run "ujail_setup: $ujail_setup" \
 		--run "ujail_jail: $ujail_run" \
 		"${jailfs_runs[@]}" \
-		--run "ujail_jail_jailfs: ${ujail_run/chroot \/newroot env/chroot /newroot env UJAIL_FS=jailfs}" \
+		--run "ujail_jail_jailfs: ${ujail_run/chroot . env/chroot . env UJAIL_FS=jailfs}" \
 		"${jailfs_rmmod[@]}"
 	vm_suite audit "$K/out-audit/bzImage" --timeout 300 \
 		--file "$T/log_errno_audit_test" --file "$T/log_errno_test" \

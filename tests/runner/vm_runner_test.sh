@@ -1,6 +1,7 @@
 #!/bin/bash
 # The QEMU runner must catch what it is there to catch: a "not ok", a
-# non-zero exit without TAP, a hung guest and a kernel crash. Boots Debian's
+# non-zero exit without TAP, a hung guest and a kernel crash; and not take
+# a cgroup's OOM kill for a crash. Boots Debian's
 # stock 6.12 kernel (no build needed). Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -8,7 +9,7 @@ kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
 . "$top/tests/lib/tap.sh"
 
-echo "1..10"
+echo "1..12"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
 echo marker >"$work/modules/extra/probe.ko"
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
@@ -39,4 +40,14 @@ check "the timeout is named" grep -q 'guest timed out after 25s' "$work.hang.log
 rc=$?
 check "a kernel crash fails the run" test $rc = 1
 check "the kernel log is printed on failure" grep -q 'Kernel panic' "$work.panic.log"
+# A shell doubling a string in a cgroup with memory.max 8M: OOM-killed.
+memcg_oom='mount -t cgroup2 none /sys/fs/cgroup && echo +memory >/sys/fs/cgroup/cgroup.subtree_control'
+memcg_oom+=' && mkdir /sys/fs/cgroup/hog && echo 8M >/sys/fs/cgroup/hog/memory.max'
+# shellcheck disable=SC2016 # $$, $x and $? expand in the guest
+memcg_oom+=' && { sh -c '"'"'echo $$ >/sys/fs/cgroup/hog/cgroup.procs; x=x; while :; do x=$x$x; done'"'"'; echo "ok 1 hog ended: $?"; }'
+"$top/scripts/vm.sh" --kernel "$kernel" --out "$work/oom" --timeout 120 \
+	--run "oom: $memcg_oom" >"$work.oom.log" 2>&1
+rc=$?
+check "a memory cgroup's OOM kill is not a crash" test $rc = 0
+check "  the hog was killed (128+9)" grep -qx 'ok 1 hog ended: 137' "$work/oom/oom.tap"
 tap_exit

@@ -36,8 +36,10 @@ done
 marker=ujail-test-$$
 tmp=$(mktemp -d /tmp/ujail-jail-test.XXXXXX) || exit 1
 helper_pid=
+cg_parent=
 cleanup() {
 	[ -n "$helper_pid" ] && kill "$helper_pid" 2>/dev/null
+	[ -n "$cg_parent" ] && rmdir "$cg_parent"/* "$cg_parent" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -244,6 +246,78 @@ check "-C: only CAP_NET_BIND_SERVICE" \
 	jail -U nobody -C "$tmp/caps.json" -p -- "$P/probe" status
 check "environment: only -e names" out_is "KEEP=me" env KEEP=me DROP=x "$U" -e KEEP -e UNSET -- "$P/probe" env
 
+# ---- user namespace (-f) ----
+# The jail's root is an unprivileged host id, whatever capabilities -C
+# gives it: what needs the host's root must still fail.
+allcaps=
+for c in CHOWN DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID KILL SETGID SETUID SETPCAP \
+	NET_BIND_SERVICE NET_ADMIN NET_RAW SYS_MODULE SYS_RAWIO SYS_CHROOT SYS_PTRACE \
+	SYS_ADMIN SYS_BOOT SYS_TIME MKNOD AUDIT_CONTROL SETFCAP MAC_ADMIN SYSLOG; do
+	allcaps="$allcaps${allcaps:+, }\"CAP_$c\""
+done
+printf '{ "bounding": [%s], "effective": [%s], "inheritable": [%s], "permitted": [%s], "ambient": [%s] }\n' \
+	"$allcaps" "$allcaps" "$allcaps" "$allcaps" "$allcaps" >"$tmp/allcaps.json"
+mkdir "$tmp/nobody_dir" "$tmp/mapped_dir" "$tmp/root_dir"
+chown 65534:65534 "$tmp/nobody_dir"
+chown 265534:265534 "$tmp/mapped_dir"
+echo secret >"$tmp/secret"
+chmod 600 "$tmp/secret"
+# The maps, one line with blanks squeezed: " 0 HOSTID COUNT".
+map_is() {
+	local want="$1" file="$2" got
+	shift 2
+	got=$("$U" "$@" -p -- "$P/probe" cat "/proc/self/$file" 2>"$tmp/err" | tr -s ' ')
+	[ "$got" = "$want" ] && return 0
+	echo "# $file: want '$want', got '$got' ($(head -c 300 "$tmp/err"))"
+	return 1
+}
+# host_owner_is WANT PATH: PATH's owner on the host.
+host_owner_is() {
+	local got
+	got=$(stat -c %u:%g "$2" 2>&1)
+	[ "$got" = "$1" ] && return 0
+	echo "# $2: owner $got, want $1"
+	return 1
+}
+fj() { jail -f -C "$tmp/allcaps.json" "$@"; }
+check "-f: uid and gid 0 in the jail" out_is "uid=0 gid=0 groups=0" jail -f -- "$P/probe" id
+check "-f: the jail's uid 0 is host uid 65534" map_is " 0 65534 1" uid_map -f
+check "-f: the jail's gid 0 is host gid 65534" map_is " 0 65534 1" gid_map -f
+check "--uid-map 200000:65536 implies -f" map_is " 0 200000 65536" uid_map --uid-map 200000:65536
+check "--gid-map defaults to the uid map" map_is " 0 200000 65536" gid_map --uid-map 200000:65536
+check "--gid-map 300000:10" map_is " 0 300000 10" gid_map --uid-map 200000:65536 --gid-map 300000:10
+check "-f: a file the jail's root creates is host uid 65534's" \
+	out_is "ok" jail -f -w "$tmp/nobody_dir" -- "$P/probe" write "$tmp/nobody_dir/f"
+check "  on the host: 65534:65534" host_owner_is 65534:65534 "$tmp/nobody_dir/f"
+check "  the jail sees it as its root's" out_is "0:0" jail -f -r "$tmp/nobody_dir" -- "$P/probe" owner "$tmp/nobody_dir/f"
+check "--uid-map 200000:65536 -U nobody: the file is host uid 265534's" \
+	out_is "ok" jail --uid-map 200000:65536 -U nobody -w "$tmp/mapped_dir" -- "$P/probe" write "$tmp/mapped_dir/f"
+check "  on the host: 265534:265534" host_owner_is 265534:265534 "$tmp/mapped_dir/f"
+check "-f, every capability: a host root directory is not writable" \
+	out_is "EACCES" fj -w "$tmp/root_dir" -- "$P/probe" write "$tmp/root_dir/f"
+check "-f, every capability: a host root 0600 file is not readable" \
+	out_is "EACCES" fj -r "$tmp/secret" -- "$P/probe" open "$tmp/secret"
+check "-f, every capability: no mount" out_is "EPERM" fj -w "$tmp/nobody_dir" -- "$P/probe" mount-tmpfs "$tmp/nobody_dir"
+check "-f, every capability: no sethostname" out_is "EPERM" fj -- "$P/probe" sethostname evil
+check "-f, every capability: no mknod" out_is "EPERM" fj -w "$tmp/nobody_dir" -- "$P/probe" mknod "$tmp/nobody_dir/null"
+check "-f, every capability: no chown to an unmapped id" \
+	out_is "EINVAL" fj -w "$tmp/nobody_dir" -- "$P/probe" chown "$tmp/nobody_dir/f" 1
+check "-f, every capability: no ptrace of the jail's PID 1" out_is "EPERM" fj -p -- "$P/probe" ptrace 1
+check "-f, every capability: no remount of the root" \
+	out_is "EPERM" fj -- "$P/probe" remount-rw /
+check "-f with every other namespace" out_is "uid=0 gid=0 groups=0" \
+	jail -f -N -p -s -F -h jailhost -- "$P/probe" id
+check "-f, dynamic glibc program" out_is "uid=0 gid=0 groups=0" jail -f -- "$P/probe-glibc" id
+check "-f -S: denied call gets the errno" out_is "EACCES" jail -f -S "$tmp/deny.json" -- "$P/probe" mkdir /x
+check "-f -U nobody: an unmapped user: 1" rc_is 1 jail -f -U nobody -- "$P/probe" exit 0
+check "  message says it is not mapped" err_has "uid 65534 is not mapped in the user namespace"
+check "--uid-map 0: 2" rc_is 2 jail --uid-map 0 -- "$P/probe" exit 0
+check "  message names the host's root" err_has "--uid-map '0': ID 0 would make the jail's root the host's root"
+check "--gid-map 5:0: 2" rc_is 2 jail --gid-map 5:0 -- "$P/probe" exit 0
+check "  message names COUNT" err_has "COUNT must be at least 1"
+check "--uid-map 4294967290:10: 2" rc_is 2 jail --uid-map 4294967290:10 -- "$P/probe" exit 0
+check "--uid-map abc: 2" rc_is 2 jail --uid-map abc -- "$P/probe" exit 0
+
 # ---- seccomp ----
 check "-S static program: denied call gets the errno" out_is "EACCES" jail -S "$tmp/deny.json" -- "$P/probe" mkdir /x
 check "-S dynamic glibc program: denied call gets the errno" out_is "EACCES" jail -S "$tmp/deny.json" -- "$P/probe-glibc" mkdir /x
@@ -299,6 +373,149 @@ check "-j pid:net joins the network namespace" out_is "$(readlink "/proc/$ns_ini
 	"$U" -p -j "$ns_init:net" -- "$P/probe" ns net
 kill -KILL "$ns_init"; wait "$helper_pid" 2>/dev/null; helper_pid=
 
+# ---- cgroup v2: the jail's own cgroup, limits ----
+# A cgroup2 is /sys/fs/cgroup (the QEMU guest: scripts/check.sh mounts it)
+# or /sys/fs/cgroup/unified (a host with cgroup v1 too, mostly without
+# controllers). The jails' cgroups go below $cg_parent, removed at the end.
+cg_mount=
+for d in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+	[ -e "$d/cgroup.controllers" ] && { cg_mount=$d; break; }
+done
+if [ -n "$cg_mount" ] && mkdir "$cg_mount/$marker" 2>/dev/null; then
+	cg_parent=$cg_mount/$marker
+fi
+cg_offered=$( [ -n "$cg_mount" ] && cat "$cg_mount/cgroup.controllers")
+# skip N REASON: N results skipped.
+skip() {
+	local i=0
+	while [ $i -lt "$1" ]; do
+		i=$((i + 1)); tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP $2"
+	done
+}
+# Cgroups left in $cg_parent (each jail's is a directory there).
+cg_left() {
+	local d n=0
+	for d in "$cg_parent"/*/; do [ -d "$d" ] && n=$((n + 1)); done
+	[ "$n" = 0 ] && return 0
+	echo "# cgroups left:" "$cg_parent"/*/
+	return 1
+}
+# The cgroup v2 line of /proc/PID/cgroup ("0::/path").
+cg_of() { grep '^0::' "/proc/$1/cgroup"; }
+cgj() { "$U" -n probe --cgroup-parent "$cg_parent" "$@"; }
+# Limits need these controllers; io.weight needs io too.
+offered() { case " $cg_offered " in *" $1 "*) return 0 ;; esac; return 1; }
+cg_limits=
+offered memory && offered pids && offered cpu && cg_limits=1
+cg_io=
+offered io && cg_io=1
+
+# Bad values: usage errors, before anything is looked at.
+check "--memory-max 12Q: 2" rc_is 2 "$U" --memory-max 12Q -- "$P/probe" exit 0
+check "  message names it" err_has "--memory-max '12Q': expected BYTES"
+check "--pids-max -1: 2" rc_is 2 "$U" --pids-max -1 -- "$P/probe" exit 0
+check "  message names it" err_has "--pids-max '-1': expected a number of processes"
+check "--cpu-max 0: 2" rc_is 2 "$U" --cpu-max 0 -- "$P/probe" exit 0
+check "  message names it" err_has "--cpu-max '0': expected QUOTA[/PERIOD]"
+check "--io-weight 0: 2" rc_is 2 "$U" --io-weight 0 -- "$P/probe" exit 0
+check "  message names it" err_has "--io-weight '0': expected a weight from 1 to 10000"
+echo '{ "pids_max": 0, "command": ["/bin/true"] }' >"$tmp/limits.json"
+check "jail file pids_max 0: 2" rc_is 2 "$U" --config "$tmp/limits.json"
+check "  message names it" err_has "$tmp/limits.json: pids_max: expected a number"
+check "--cgroup-parent not in a cgroup2: 1" rc_is 1 "$U" --memory-max 16M \
+	--cgroup-parent "$tmp/cg/x" -- "$P/probe" write "$tmp/rwdir/ran"
+check "  message names it" err_has "--cgroup-parent: $tmp is not a cgroup v2 directory"
+check "  nothing made there" test ! -e "$tmp/cg"
+if [ ! -e /sys/fs/cgroup/cgroup.controllers ]; then
+	check "no cgroup2 at the default parent: 1" rc_is 1 "$U" --pids-max 5 -- \
+		"$P/probe" write "$tmp/rwdir/ran"
+	check "  message says so" err_has "--pids-max: /sys/fs/cgroup is not a cgroup v2 directory"
+fi
+
+if [ -z "$cg_parent" ]; then
+	skip 22 "no writable cgroup v2 (${cg_mount:-none mounted})"
+else
+	# A missing controller: clear, and nothing made.
+	if [ -z "$cg_limits" ]; then
+		check "controller missing: 1" rc_is 1 "$U" --memory-max 1M \
+			--cgroup-parent "$cg_parent/x" -- "$P/probe" write "$tmp/rwdir/ran"
+		check "  message names it and the controllers offered" \
+			err_has "--memory-max: the cgroup v2 controller \"memory\" is not available in $cg_mount (cgroup.controllers lists: ${cg_offered:-nothing})"
+		check "  no cgroup made" test ! -e "$cg_parent/x"
+	else
+		skip 3 "the controllers are there: no missing one to test"
+	fi
+	rel=${cg_parent#"$cg_mount"}
+	start_jail --cgroup-parent "$cg_parent" -- "$P/probe" sleep
+	check "--cgroup-parent: the service in PARENT/NAME-PID" \
+		out_is "0::$rel/$marker-$jail_pid" cg_of "$service_pid"
+	check "  the outer keeper is not" sh -c "[ \"\$(grep '^0::' /proc/$jail_pid/cgroup)\" != '0::$rel/$marker-$jail_pid' ]"
+	kill -KILL "$service_pid"; wait "$jail_pid"; rc=$?
+	check "  service SIGKILLed: 128+9" test "$rc" = 137
+	check "  and its cgroup removed" test ! -e "$cg_parent/$marker-$jail_pid"
+	start_jail --cgroup-parent "$cg_parent" -t 1 -- "$P/probe" sleep-ignore-term
+	kill -TERM "$jail_pid"; wait "$jail_pid"
+	check "SIGTERM, SIGKILL after -t: cgroup removed" test ! -e "$cg_parent/$marker-$jail_pid"
+	check "-F: the cgroup namespace's root is the jail's cgroup" out_is "0::/" \
+		sh -c "'$U' --cgroup-parent '$cg_parent' -p -F -- '$P/probe' cat /proc/self/cgroup | grep '^0::'"
+	check "without -F: the jail's cgroup is seen" \
+		sh -c "'$U' -n cgsee --cgroup-parent '$cg_parent' -p -- '$P/probe' cat /proc/self/cgroup | grep -q '^0::$rel/cgsee-[0-9]*\$'"
+	printf '#!/nonexistent/interpreter\n' >"$tmp/badkeeper"; chmod 755 "$tmp/badkeeper"
+	check "the keeper cannot start: 1" rc_is 1 env UJAIL_KEEPER="$tmp/badkeeper" "$U" \
+		--cgroup-parent "$cg_parent" -- "$P/probe" exit 0
+	check "  no cgroup left" cg_left
+	check "a failure in the jail (-r missing): 1" rc_is 1 "$U" --cgroup-parent "$cg_parent" \
+		-r /nonexistent/path -- "$P/probe" exit 0
+	check "  no cgroup left" cg_left
+	check "a failure on the host (-U unknown): 1" rc_is 1 "$U" --cgroup-parent "$cg_parent/new" \
+		-U nosuchuser-ujail -- "$P/probe" exit 0
+	check "  the parent was not even made" test ! -e "$cg_parent/new"
+	check "--cgroup-parent DIR made when missing" rc_is 0 "$U" --cgroup-parent "$cg_parent/a/b" \
+		-- "$P/probe" exit 0
+	check "  the jail's own cgroup gone, the parent kept" \
+		sh -c "[ -d '$cg_parent/a/b' ] && ! ls -d '$cg_parent/a/b'/*/ >/dev/null 2>&1"
+	rmdir "$cg_parent/a/b" "$cg_parent/a"
+	start_jail --cgroup-parent "$cg_parent" -- "$P/probe" sleep
+	kill -KILL "$jail_pid"; wait "$jail_pid" 2>/dev/null
+	sleep 0.3
+	check "ujail SIGKILLed: its jail's cgroup is empty" \
+		sh -c "[ -z \"\$(cat '$cg_parent/$marker-$jail_pid/cgroup.procs')\" ]"
+	check "  and removed by the next jail there" sh -c "'$U' --cgroup-parent '$cg_parent' \
+		-- '$P/probe' exit 0 && [ ! -e '$cg_parent/$marker-$jail_pid' ]"
+	check "cgroup jails left nothing" nothing_left
+	check "  and no cgroup" cg_left
+fi
+
+if [ -z "$cg_parent" ] || [ -z "$cg_limits" ]; then
+	skip 12 "no cgroup v2 with the memory, pids and cpu controllers (${cg_mount:-no cgroup2}: ${cg_offered:-none})"
+else
+	set -- --memory-max 16M --memory-high 12M --cpu-max 50% --pids-max 20
+	[ -n "$cg_io" ] && set -- "$@" --io-weight 50
+	start_jail --cgroup-parent "$cg_parent" "$@" -- "$P/probe" sleep
+	d=$cg_parent/$marker-$jail_pid
+	check "--memory-max 16M: memory.max" out_is 16777216 cat "$d/memory.max"
+	check "--memory-high 12M: memory.high" out_is 12582912 cat "$d/memory.high"
+	check "--cpu-max 50%: cpu.max" out_is "50000 100000" cat "$d/cpu.max"
+	check "--pids-max 20: pids.max" out_is 20 cat "$d/pids.max"
+	if [ -n "$cg_io" ]; then
+		check "--io-weight 50: io.weight" sh -c "grep -qx 'default 50' '$d/io.weight'"
+	else
+		skip 1 "no io controller"
+	fi
+	kill -TERM "$jail_pid"; wait "$jail_pid"
+	check "  the cgroup removed at the end" test ! -e "$d"
+	check "fork bomb under --pids-max 20: contained" \
+		sh -c "cgj() { '$U' -n '$marker' --cgroup-parent '$cg_parent' \"\$@\"; }; cgj --pids-max 20 -- '$P/probe' forkbomb '$marker' | grep -qE '^EAGAIN after 1?[0-9] forks\$'"
+	check "  the host still forks" sh -c 'true & wait'
+	check "  nothing left of it" nothing_left
+	check "memory hog under --memory-max 16M: OOM-killed, 128+9" \
+		rc_is 137 cgj --memory-max 16M -- "$P/probe" memhog 256
+	check "  the same hog without the limit survives" out_is survived \
+		cgj -- "$P/probe" memhog 64
+	check "  no cgroup left" cg_left
+fi
+
 # ---- errors: clear, right status, nothing started or left ----
 check "refused option -y: 2" rc_is 2 "$U" -y -- "$P/probe" exit 0
 check "unknown option: 2" rc_is 2 "$U" --bogus -- "$P/probe" exit 0
@@ -327,6 +544,104 @@ check "-d 1 says which backend staged the root" rc_is 0 "$U" -d 1 -- "$P/probe" 
 check "  it is ${UJAIL_FS:-bind}" err_has "root staged through ${UJAIL_FS:-bind}"
 check "failed jails started nothing" test ! -e "$tmp/rwdir/ran"
 check "failed jails left nothing" nothing_left
+
+# ---- --veth: a veth pair to the host, on the test's own names and addresses ----
+# The probe does the traffic and the look-ups (busybox in the guest has no
+# iproute2): "ifindex NAME" is ok while the host has NAME, ENODEV after.
+vh=ujt$$
+vj=vj$$
+net4="--host-addr 10.213.7.1/30 --jail-addr 10.213.7.2/30"
+host_has() { out_is "$2" "$P/probe" ifindex "$1"; }
+# host_up NAME WANT: wait (5 s at most) for the host's end NAME, up; its
+# "ifaddr" is WANT.
+host_up() {
+	local i=0
+	while [ $i -lt 50 ] && ! "$P/probe" ifaddr "$1" 2>/dev/null | grep -q '^up'; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	out_is "$2" "$P/probe" ifaddr "$1"
+}
+# shellcheck disable=SC2086
+"$U" -n "$marker" --veth "$vh:$vj" $net4 -- "$P/probe" udp-echo 10.213.7.2 7207 "$marker" \
+	>"$tmp/echo.out" 2>&1 &
+jail_pid=$!
+check "--veth: the host's end has --host-addr, up" host_up "$vh" "up 10.213.7.1/30"
+check "--veth: a second jail with the same host name: 1" rc_is 1 "$U" --veth "$vh" -- "$P/probe" exit 0
+check "  message says the host has it" err_has "--veth $vh: the host already has an interface $vh"
+check "  the first jail's pair is left alone" host_has "$vh" ok
+check "--veth: the host gets the jail's UDP answer" out_is "hello" "$P/probe" udp-ask 10.213.7.2 7207 hello
+wait "$jail_pid"
+check "--veth: the jailed echo ended with 0" test $? = 0 -a "$(cat "$tmp/echo.out")" = ok
+check "--veth: the pair is gone when ujail returns" host_has "$vh" ENODEV
+# shellcheck disable=SC2086
+check "--veth: names and addresses as given, in the jail" out_is "up 10.213.7.2/30" \
+	"$U" --veth "$vh:$vj" $net4 -- "$P/probe" ifaddr "$vj"
+check "--veth HOST: the jail's end is eth0, up, no address" out_is "up" \
+	"$U" --veth "$vh" -- "$P/probe" ifaddr eth0
+check "--veth: lo up too" out_is "ok" "$U" --veth "$vh" -- "$P/probe" bind 8080
+# A /32 in the jail: the host's end is reachable through --gateway only.
+gw4="--host-addr 10.213.7.1/30 --jail-addr 10.213.7.2/32"
+# shellcheck disable=SC2086
+check "--gateway: the jail's default route" out_is "default via 10.213.7.1 dev eth0" \
+	"$U" -p --veth "$vh" $gw4 --gateway 10.213.7.1 -- "$P/probe" route
+# shellcheck disable=SC2086
+check "without --gateway: the host is unreachable from a /32" out_is "ENETUNREACH" \
+	"$U" --veth "$vh" $gw4 -- "$P/probe" udp-ask 10.213.7.1 7208 ping
+"$P/probe" udp-echo 0.0.0.0 7208 >/dev/null 2>&1 & helper_pid=$!
+# shellcheck disable=SC2086
+check "--gateway: the jail reaches the host through its default route" out_is "ping" \
+	"$U" --veth "$vh" $gw4 --gateway 10.213.7.1 -- "$P/probe" udp-ask 10.213.7.1 7208 ping
+kill "$helper_pid" 2>/dev/null; wait "$helper_pid" 2>/dev/null; helper_pid=
+echo "{\"veth\": \"$vh:$vj\", \"jail_addr\": \"10.213.7.2/30\", \"host_addr\": \"10.213.7.1/30\"}" \
+	>"$tmp/veth.json"
+check "jail file: veth, host_addr, jail_addr" out_is "up 10.213.7.2/30" \
+	"$U" --config "$tmp/veth.json" -- "$P/probe" ifaddr "$vj"
+if [ -e /proc/net/if_inet6 ]; then
+	"$U" -n "$marker" --veth "$vh" --host-addr fd00:213::1/64 --jail-addr fd00:213::2/64 -- \
+		"$P/probe" udp-echo fd00:213::2 7209 "$marker" >/dev/null 2>&1 &
+	jail_pid=$!
+	check "--veth IPv6: the host's end has --host-addr" host_up "$vh" "up fd00:213::1/64"
+	check "--veth IPv6: the host gets the jail's UDP answer" out_is "six" \
+		"$P/probe" udp-ask fd00:213::2 7209 six
+	wait "$jail_pid"
+else
+	for d in "host's end has --host-addr" "host gets the jail's UDP answer"; do
+		tap_n=$((tap_n + 1)); echo "ok $tap_n --veth IPv6: the $d # SKIP the kernel has no IPv6"
+	done
+fi
+# Ended from outside: by a signal to the service, to ujail.
+start_jail --veth "$vh" -- "$P/probe" sleep
+kill -KILL "$service_pid"; wait "$jail_pid"; rc=$?
+check "--veth: service SIGKILLed: 128+9, the pair gone at once" \
+	test "$rc" = 137 -a "$("$P/probe" ifindex "$vh")" = ENODEV
+start_jail -t 1 --veth "$vh" -- "$P/probe" sleep
+kill -TERM "$jail_pid"; wait "$jail_pid"; rc=$?
+check "--veth: ujail SIGTERMed: 128+15, the pair gone at once" \
+	test "$rc" = 143 -a "$("$P/probe" ifindex "$vh")" = ENODEV
+# Bad values: usage errors (2) name the option; setup errors (1) leave nothing.
+check "--veth name too long: 2" rc_is 2 "$U" --veth abcdefghijklmnop -- "$P/probe" exit 0
+check "  message says so" err_has "--veth 'abcdefghijklmnop': interface name longer than 15 characters"
+check "--veth name with '/': 2" rc_is 2 "$U" --veth "$vh:a/b" -- "$P/probe" exit 0
+check "  message says so" err_has "interface name with '/', ':' or '%'"
+check "--host-addr without /LEN: 2" rc_is 2 "$U" --veth "$vh" --host-addr 10.0.0.1 -- "$P/probe" exit 0
+check "  message says so" err_has "--host-addr '10.0.0.1': expected ADDR/LEN"
+check "--jail-addr 300.1.1.1/24: 2" rc_is 2 "$U" --veth "$vh" --jail-addr 300.1.1.1/24 -- "$P/probe" exit 0
+check "  message says so" err_has "--jail-addr '300.1.1.1/24': not an IPv4 or IPv6 address"
+check "--gateway unparsable: 2" rc_is 2 "$U" --veth "$vh" --jail-addr 10.213.7.2/30 \
+	--gateway 10.213.7.x -- "$P/probe" exit 0
+check "  message says so" err_has "--gateway '10.213.7.x': not an IPv4 or IPv6 address"
+check "--jail-addr without --veth: 2" rc_is 2 "$U" --jail-addr 10.213.7.2/30 -- "$P/probe" exit 0
+check "  message says so" err_has "--jail-addr needs --veth"
+check "--veth lo: the host has it: 1" rc_is 1 "$U" --veth lo -- "$P/probe" write "$tmp/rwdir/ran"
+check "  message says so" err_has "--veth lo: the host already has an interface lo"
+# The kernel refuses a broadcast gateway after the pair exists: it must go.
+check "--gateway refused by the kernel: 1" rc_is 1 "$U" --veth "$vh" --jail-addr 10.213.7.2/30 \
+	--gateway 10.213.7.3 -- "$P/probe" write "$tmp/rwdir/ran"
+check "  message names it" err_has "--gateway 10.213.7.3: the default route:"
+check "  and the pair is gone" host_has "$vh" ENODEV
+check "failed --veth jails started nothing" test ! -e "$tmp/rwdir/ran"
+check "failed --veth jails left nothing" nothing_left
 
 # ---- 200 jails started and killed: nothing left behind ----
 mounts_before=$(wc -l </proc/self/mountinfo)

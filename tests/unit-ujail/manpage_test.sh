@@ -19,10 +19,13 @@ no_output() {
 }
 
 # The option table's rows: STRING('n', "name", "name", ...) and the like.
-rows=$(grep -E "^[[:space:]]*(STRING|FLAG|OTHER|REFUSED)\(" "$src")
+rows=$(grep -E "^[[:space:]]*(STRING|FLAG|OTHER|REFUSED|LIMIT)\(" "$src")
 letters=$(printf '%s\n' "$rows" | sed -nE "s/^[^(]*\('(.)'.*/\1/p")
-longs=$(printf '%s\n' "$rows" | sed -nE 's/^[^(]*\([^,]+, "([a-z-]+)".*/\1/p')
-keys=$(printf '%s\n' "$rows" | sed -nE 's/^[^(]*\([^,]+, [^,]+, "([a-z_]+)".*/\1/p')
+# LIMIT("memory-max", "memory_max", ...) has no letter.
+longs=$(printf '%s\n' "$rows" | sed -nE -e 's/^[^(]*LIMIT\("([a-z-]+)".*/\1/p' \
+	-e 's/^[^(]*\([^,]+, "([a-z-]+)".*/\1/p')
+keys=$(printf '%s\n' "$rows" | sed -nE -e 's/^[^(]*LIMIT\([^,]+, "([a-z_]+)".*/\1/p' \
+	-e 's/^[^(]*\([^,]+, [^,]+, "([a-z_]+)".*/\1/p')
 
 # documented PREFIX NAME...: each NAME is in the page after PREFIX.
 documented() {

@@ -164,7 +164,7 @@ static void test_long_options(void)
 		"--pidfile", "/var/run/dnsmasq.pid", "--require-jail",
 		"--keep-env", "TZ", "--keep-env", "LANG",
 		"--rw", "/tmp/dhcp.leases", "--ro", "/etc/dnsmasq.conf",
-		"--ro", "/etc/hosts:/etc/hosts.jail", "--join", "1234:ipc,pid",
+		"--ro", "/etc/hosts:/etc/hosts.jail", "--join-ns", "1234:ipc,pid",
 		"--", "/usr/sbin/dnsmasq", "-k", "-C", "/var/etc/dnsmasq.conf"));
 
 	ok(rs.rc == 0 && rl.rc == 0 && same_opts(&s, &l),
@@ -324,10 +324,30 @@ static void test_errors(void)
 	expect_error(ARGS("--", ""), "ujail: empty command name");
 }
 
+static void test_userns(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS("-f", "--uid-map", "100000:65536",
+					 "--gid-map", "200000", "/bin/true"));
+
+	ok(r.rc == 0 && o.userns && str_eq(o.uid_map, "100000:65536") &&
+	   str_eq(o.gid_map, "200000"), "-f --uid-map --gid-map");
+	jail_opts_free(&o);
+	result_free(&r);
+	expect_error(ARGS("--uid-map", "0", "/bin/true"),
+		     "ujail: --uid-map '0': ID 0 would make the jail's root the host's root");
+	expect_error(ARGS("--uid-map", "1:0", "/bin/true"),
+		     "ujail: --uid-map '1:0': COUNT must be at least 1");
+	expect_error(ARGS("--gid-map", "-5", "/bin/true"),
+		     "ujail: --gid-map '-5': ID must be a number below 4294967295 (ID or ID:COUNT)");
+	expect_error(ARGS("--gid-map", "4294967294:2", "/bin/true"),
+		     "ujail: --gid-map '4294967294:2': the range ends beyond the last id, 4294967294");
+	expect_error(ARGS("--uid-map", "7:", "/bin/true"),
+		     "ujail: --uid-map '7:': COUNT must be a number below 4294967295 (ID:COUNT)");
+}
+
 static void test_refused(void)
 {
-	expect_error(ARGS("-f", "/bin/true"),
-		     "ujail: -f: user namespaces are not implemented yet");
 	expect_error(ARGS("-J", "/srv/bundle", "/bin/true"),
 		     "ujail: -J: procd's -J runs an OCI bundle (DIR/config.json); "
 		     "ujail does not support OCI bundles yet");
@@ -355,7 +375,7 @@ static void test_help_version(void)
 
 	ok(r.rc == 1 && !strncmp(r.out, "Usage: ujail [OPTION]...", 24) && !*r.err,
 	   "--help prints the usage on jail_out, returns 1");
-	ok(strstr(r.out, "--join PID:NS[,NS]") && strstr(r.out, "See ujail(8)."),
+	ok(strstr(r.out, "--join-ns PID:NS[,NS]") && strstr(r.out, "See ujail(8)."),
 	   "--help lists the options and points at the man page");
 	jail_opts_free(&o);
 	result_free(&r);
@@ -399,7 +419,7 @@ static const char good_config[] =
 "  \"ro\": [\"/www\", \"/etc/a:/etc/b\", {\"src\": \"/etc/httpd.conf\"},\n"
 "         {\"src\": \"/srv/x:y\", \"dst\": \"/x\"}],\n"
 "  \"rw\": [\"/var/log/httpd\"],\n"
-"  \"join\": [\"1:ipc\", {\"pid\": 2, \"namespaces\": [\"net\", \"time\"]}],\n"
+"  \"join_ns\": [\"1:ipc\", {\"pid\": 2, \"namespaces\": [\"net\", \"time\"]}],\n"
 "  \"command\": [\"/usr/sbin/httpd\", \"-f\", \"-p\", \"80\"]\n"
 "}\n";
 
@@ -500,22 +520,22 @@ static void test_config_bad(void)
 			    "keep_env[0]: expected a variable name; its value is taken "
 			    "from ujail's environment");
 	expect_config_error("{\"keep_env\": [null]}", "keep_env[0]: expected a string");
-	expect_config_error("{\"join\": [7]}",
-			    "join[0]: expected \"PID:NS[,NS...]\" or "
+	expect_config_error("{\"join_ns\": [7]}",
+			    "join_ns[0]: expected \"PID:NS[,NS...]\" or "
 			    "{\"pid\": ..., \"namespaces\": [...]}");
-	expect_config_error("{\"join\": [\"1:bogus\"]}",
-			    "join[0]: unknown namespace 'bogus' (pid, net, mnt, ipc, uts, cgroup, time)");
-	expect_config_error("{\"join\": [{\"pid\": 1, \"namespaces\": [\"foo\"]}]}",
-			    "join[0].namespaces[0]: unknown namespace 'foo' "
+	expect_config_error("{\"join_ns\": [\"1:bogus\"]}",
+			    "join_ns[0]: unknown namespace 'bogus' (pid, net, mnt, ipc, uts, cgroup, time)");
+	expect_config_error("{\"join_ns\": [{\"pid\": 1, \"namespaces\": [\"foo\"]}]}",
+			    "join_ns[0].namespaces[0]: unknown namespace 'foo' "
 			    "(pid, net, mnt, ipc, uts, cgroup, time)");
-	expect_config_error("{\"join\": [{\"pid\": 0, \"namespaces\": [\"net\"]}]}",
-			    "join[0].pid: expected a process id");
-	expect_config_error("{\"join\": [{\"pid\": 1, \"namespaces\": []}]}",
-			    "join[0].namespaces: expected a non-empty array of namespace names");
-	expect_config_error("{\"join\": [{\"namespaces\": [\"net\"]}]}",
-			    "join[0]: \"pid\" is missing");
-	expect_config_error("{\"join\": [{\"pid\": 1}]}", "join[0]: \"namespaces\" is missing");
-	expect_config_error("{\"join\": [{\"pid\": 1, \"ns\": []}]}", "join[0].ns: unknown key");
+	expect_config_error("{\"join_ns\": [{\"pid\": 0, \"namespaces\": [\"net\"]}]}",
+			    "join_ns[0].pid: expected a process id");
+	expect_config_error("{\"join_ns\": [{\"pid\": 1, \"namespaces\": []}]}",
+			    "join_ns[0].namespaces: expected a non-empty array of namespace names");
+	expect_config_error("{\"join_ns\": [{\"namespaces\": [\"net\"]}]}",
+			    "join_ns[0]: \"pid\" is missing");
+	expect_config_error("{\"join_ns\": [{\"pid\": 1}]}", "join_ns[0]: \"namespaces\" is missing");
+	expect_config_error("{\"join_ns\": [{\"pid\": 1, \"ns\": []}]}", "join_ns[0].ns: unknown key");
 	expect_config_error("{\"command\": []}", "command: expected a non-empty array of strings");
 	expect_config_error("{\"command\": [\"/bin/x\", 3]}", "command[1]: expected a string");
 	expect_config_error("{\"command\": [\"\"]}", "command[0]: empty command name");
@@ -533,6 +553,170 @@ static void test_config_bad(void)
 	expect_error(ARGS("--config", tmpdir, "/bin/true"), msg);
 }
 
+/* --veth and its addresses: values, defaults, the jail file, every error. */
+static void test_veth(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS("--veth", "vh0:vj0", "--host-addr", "10.0.0.1/30",
+					 "--jail-addr", "10.0.0.2/30", "--gateway", "10.0.0.1",
+					 "/bin/true"));
+
+	ok(r.rc == 0 && str_eq(o.veth, "vh0:vj0") && str_eq(o.host_addr, "10.0.0.1/30") &&
+	   str_eq(o.jail_addr, "10.0.0.2/30") && str_eq(o.gateway, "10.0.0.1") && o.netns,
+	   "--veth, --host-addr, --jail-addr, --gateway; --veth implies -N");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse(&o, ARGS("--veth", "vh0", "--jail-addr", "fd00::2/64", "--gateway", "fd00::1",
+			   "/bin/true"));
+	ok(r.rc == 0 && str_eq(o.veth, "vh0"), "--veth HOST alone, IPv6 addresses");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse(&o, ARGS("--config", write_file("veth.json",
+		"{\"veth\": \"vh1:eth1\", \"host_addr\": \"10.0.1.1/24\", "
+		"\"jail_addr\": \"10.0.1.2/24\", \"gateway\": \"10.0.1.1\"}"), "/bin/true"));
+	ok(r.rc == 0 && str_eq(o.veth, "vh1:eth1") && str_eq(o.host_addr, "10.0.1.1/24") &&
+	   str_eq(o.jail_addr, "10.0.1.2/24") && str_eq(o.gateway, "10.0.1.1") && o.netns,
+	   "jail file: veth, host_addr, jail_addr, gateway");
+	jail_opts_free(&o);
+	result_free(&r);
+	unlink(write_file("veth.json", ""));
+
+	expect_error(ARGS("--veth", "abcdefghijklmnop", "/bin/true"),
+		     "ujail: --veth 'abcdefghijklmnop': interface name longer than 15 characters");
+	expect_error(ARGS("--veth", "vh0:abcdefghijklmnop", "/bin/true"),
+		     "ujail: --veth 'vh0:abcdefghijklmnop': interface name longer than 15 characters");
+	expect_error(ARGS("--veth", "", "/bin/true"), "ujail: --veth '': empty interface name");
+	expect_error(ARGS("--veth", "vh0:", "/bin/true"), "ujail: --veth 'vh0:': empty interface name");
+	expect_error(ARGS("--veth", "v/h", "/bin/true"),
+		     "ujail: --veth 'v/h': interface name with '/', ':' or '%'");
+	expect_error(ARGS("--veth", "vh0:a:b", "/bin/true"),
+		     "ujail: --veth 'vh0:a:b': interface name with '/', ':' or '%'");
+	expect_error(ARGS("--veth", "vh%d", "/bin/true"),
+		     "ujail: --veth 'vh%d': interface name with '/', ':' or '%'");
+	expect_error(ARGS("--veth", "v h", "/bin/true"),
+		     "ujail: --veth 'v h': interface name with a blank or control character");
+	expect_error(ARGS("--veth", "..", "/bin/true"),
+		     "ujail: --veth '..': '.' and '..' are not interface names");
+	expect_error(ARGS("--veth", "vh0:lo", "/bin/true"), "ujail: --veth 'vh0:lo': the jail already has lo");
+	expect_error(ARGS("--veth", "vh0", "--host-addr", "10.0.0.1", "/bin/true"),
+		     "ujail: --host-addr '10.0.0.1': expected ADDR/LEN, an address and its prefix length");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "300.1.1.1/24", "/bin/true"),
+		     "ujail: --jail-addr '300.1.1.1/24': not an IPv4 or IPv6 address");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "10.0.0.2/33", "/bin/true"),
+		     "ujail: --jail-addr '10.0.0.2/33': prefix length: expected 0 to 32");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "fd00::2/129", "/bin/true"),
+		     "ujail: --jail-addr 'fd00::2/129': prefix length: expected 0 to 128");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "10.0.0.2/024", "/bin/true"),
+		     "ujail: --jail-addr '10.0.0.2/024': prefix length: expected 0 to 32");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "10.0.0.2/30", "--gateway", "10.0.0.1/30",
+			  "/bin/true"),
+		     "ujail: --gateway '10.0.0.1/30': expected an address, without /LEN");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "10.0.0.2/30", "--gateway", "gw",
+			  "/bin/true"),
+		     "ujail: --gateway 'gw': not an IPv4 or IPv6 address");
+	expect_error(ARGS("--host-addr", "10.0.0.1/30", "/bin/true"), "ujail: --host-addr needs --veth");
+	expect_error(ARGS("--gateway", "10.0.0.1", "/bin/true"), "ujail: --gateway needs --veth");
+	expect_error(ARGS("--veth", "vh0", "--gateway", "10.0.0.1", "/bin/true"),
+		     "ujail: --gateway needs --jail-addr: the jail's end has no address to reach it from");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "fd00::2/64", "--gateway", "10.0.0.1",
+			  "/bin/true"),
+		     "ujail: --gateway 10.0.0.1 and --jail-addr fd00::2/64: not the same address family");
+	expect_error(ARGS("--veth", "vh0", "--jail-addr", "10.0.0.2/30", "--gateway", "10.0.0.2",
+			  "/bin/true"),
+		     "ujail: --gateway 10.0.0.2 is the jail's own address");
+	expect_error(ARGS("--veth", "vh0", "--host-addr", "10.0.0.2/24", "--jail-addr", "10.0.0.2/30",
+			  "/bin/true"),
+		     "ujail: --host-addr and --jail-addr are the same address 10.0.0.2/30");
+	expect_error(ARGS("--veth", "vh0", "-j", "1:net", "/bin/true"),
+		     "ujail: -j joins a net namespace and --veth needs a new one; use one or the other");
+	expect_config_error("{\"veth\": 1}", "veth: expected a string");
+	expect_config_error("{\"veth\": \"vh0\", \"jail_addr\": \"10.0.0.2\"}",
+			    "jail_addr: expected ADDR/LEN, an address and its prefix length");
+}
+
+/* The cgroup options: values kept as given, checked, and from a jail file. */
+static void test_cgroup_limits(void)
+{
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS(
+		"--cgroup-parent", "/sys/fs/cgroup/svc", "--memory-max", "16M",
+		"--memory-high=max", "--cpu-max", "50000/100000", "--pids-max", "20",
+		"--io-weight", "10000", "/bin/true"));
+	const char *file;
+
+	ok(r.rc == 0 && str_eq(o.cgroup_parent, "/sys/fs/cgroup/svc") &&
+	   str_eq(o.memory_max, "16M") && str_eq(o.memory_high, "max") &&
+	   str_eq(o.cpu_max, "50000/100000") && str_eq(o.pids_max, "20") &&
+	   str_eq(o.io_weight, "10000"), "cgroup options: the values");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse(&o, ARGS("--memory-max", "1g", "--cpu-max", "50%", "--cpu-max", "max/20000",
+			   "--pids-max", "max", "--memory-max", "4096", "/bin/true"));
+	ok(r.rc == 0 && str_eq(o.memory_max, "4096") && str_eq(o.cpu_max, "max/20000") &&
+	   str_eq(o.pids_max, "max"), "cgroup options: the other forms; the last wins");
+	jail_opts_free(&o);
+	result_free(&r);
+
+	expect_error(ARGS("--memory-max", "12Q", "/bin/true"),
+		     "ujail: --memory-max '12Q': expected BYTES with an optional K, M, G or T "
+		     "suffix, or max");
+	expect_error(ARGS("--memory-high", "1KB", "/bin/true"),
+		     "ujail: --memory-high '1KB': expected BYTES with an optional K, M, G or T "
+		     "suffix, or max");
+	expect_error(ARGS("--memory-max", "0", "/bin/true"),
+		     "ujail: --memory-max '0': must be more than 0");
+	expect_error(ARGS("--memory-max", "99999999999T", "/bin/true"),
+		     "ujail: --memory-max '99999999999T': too large");
+	expect_error(ARGS("--pids-max", "-1", "/bin/true"),
+		     "ujail: --pids-max '-1': expected a number of processes from 1 to 4194304, "
+		     "or max");
+	expect_error(ARGS("--pids-max", "0", "/bin/true"),
+		     "ujail: --pids-max '0': expected a number of processes from 1 to 4194304, "
+		     "or max");
+	expect_error(ARGS("--pids-max", "4194305", "/bin/true"),
+		     "ujail: --pids-max '4194305': expected a number of processes from 1 to "
+		     "4194304, or max");
+	{
+		static const char *const bad_cpu[] = {
+			"0", "999", "1000/999", "1000/1000001", "max/", "50%/1000", "0%", "x", "",
+		};
+		char msg[512];
+
+		for (size_t i = 0; i < sizeof(bad_cpu) / sizeof(bad_cpu[0]); i++) {
+			snprintf(msg, sizeof(msg), "ujail: --cpu-max '%s': expected QUOTA[/PERIOD] "
+				 "in microseconds (QUOTA at least 1000, PERIOD 1000 to 1000000), "
+				 "N%% of one CPU, or max", bad_cpu[i]);
+			expect_error(ARGS("--cpu-max", bad_cpu[i], "/bin/true"), msg);
+		}
+	}
+	expect_error(ARGS("--io-weight", "0", "/bin/true"),
+		     "ujail: --io-weight '0': expected a weight from 1 to 10000");
+	expect_error(ARGS("--io-weight", "10001", "/bin/true"),
+		     "ujail: --io-weight '10001': expected a weight from 1 to 10000");
+	expect_error(ARGS("--cgroup-parent", "sys/fs/cgroup", "/bin/true"),
+		     "ujail: --cgroup-parent 'sys/fs/cgroup': expected an absolute path");
+	expect_error(ARGS("--cgroup-parent", "/sys/fs/cgroup/../x", "/bin/true"),
+		     "ujail: --cgroup-parent '/sys/fs/cgroup/../x': must not contain . or .. "
+		     "components");
+
+	file = write_file("limits.json", "{\"memory_max\": \"16M\", \"pids_max\": 20, "
+			  "\"cpu_max\": \"25%\", \"io_weight\": 50, \"memory_high\": 8388608, "
+			  "\"cgroup_parent\": \"/sys/fs/cgroup/x\", \"command\": [\"/bin/true\"]}");
+	r = parse(&o, ARGS("--config", file, "--pids-max", "30"));
+	ok(r.rc == 0 && str_eq(o.memory_max, "16M") && str_eq(o.pids_max, "30") &&
+	   str_eq(o.cpu_max, "25%") && str_eq(o.io_weight, "50") &&
+	   str_eq(o.memory_high, "8388608") && str_eq(o.cgroup_parent, "/sys/fs/cgroup/x"),
+	   "jail file: limits as strings and integers; the command line wins");
+	jail_opts_free(&o);
+	result_free(&r);
+	unlink(file);
+	expect_config_error("{\"pids_max\": -1}", "pids_max: expected a number of processes "
+			    "from 1 to 4194304, or max");
+	expect_config_error("{\"memory_max\": true}", "memory_max: expected a string or a number");
+	expect_config_error("{\"io_weight\": 1.5}", "io_weight: expected a string or a number");
+	expect_config_error("{\"cgroup_parent\": 1}", "cgroup_parent: expected a string");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -544,10 +728,13 @@ int main(void)
 	test_defaults_and_command();
 	test_paths();
 	test_errors();
+	test_userns();
 	test_refused();
 	test_help_version();
 	test_config_good();
 	test_config_bad();
+	test_veth();
+	test_cgroup_limits();
 	unlink(write_file("bad.json", ""));
 	unlink(write_file("good.json", ""));
 	rmdir(tmpdir);

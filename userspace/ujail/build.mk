@@ -14,12 +14,15 @@ UJ_B := $(B)/userspace
 # The seccomp headers: -S reuses ujail-seccomp's compiler and loader.
 UJ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC) \
 	-I$(TOP)/userspace/seccomp \
-	-I$(TOP)/userspace/seccomp -I$(B)/gen -I$(TOP)/tools/utrace
+	-I$(TOP)/userspace/seccomp -I$(B)/gen -I$(TOP)/tools/utrace -isystem /usr/include/libnl3
 UJ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-UJ_LDLIBS := -ljson-c
+# --veth: libnl's rtnetlink (static archives too: ujail is linked -static).
+UJ_NL_LIBS := -lnl-route-3 -lnl-3 -lpthread -lm
+UJ_LDLIBS := -ljson-c $(UJ_NL_LIBS)
 UJ_HDRS := $(wildcard $(UJ_SRC)/*.h) $(wildcard $(TOP)/tools/utrace/*.h)
 UJ_MAINS := $(UJ_SRC)/main.c $(UJ_SRC)/deps_main.c
-UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c))
+# The keeper's cgroup end serves ujail too (a jail the keeper did not take).
+UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c)) $(UJ_SRC)/keeper/cgroup_end.c
 UJ_LIB_OBJ := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-obj/%.o,$(UJ_LIB_SRC))
 UJ_LIB_ASAN := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-asan/%.o,$(UJ_LIB_SRC))
 UJ_TEST_SRC := $(wildcard $(TOP)/tests/unit-ujail/*_test.c)
@@ -92,9 +95,9 @@ $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a
 
 # No warnings under clang either.
 ujail-clang-check:
-	@for f in $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) $(wildcard $(UJ_SRC)/keeper/*.c); do \
+	@for f in $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) $(wildcard $(UJ_SRC)/keeper/*.c)); do \
 		clang $(UJ_CFLAGS) -I$(UJ_SRC)/keeper -I$(TOP)/tests/unit \
 			-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
 			-c -o /dev/null $$f || exit 1; \
-	done; echo "clang: ujail, $(words $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) \
-		$(wildcard $(UJ_SRC)/keeper/*.c)) files without a warning"
+	done; echo "clang: ujail, $(words $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) \
+		$(wildcard $(UJ_SRC)/keeper/*.c))) files without a warning"

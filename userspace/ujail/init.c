@@ -45,14 +45,16 @@ static int follow_parent(struct jail_plan *p)
 /* Whatever the outer ujail inherited from its caller stays outside. */
 static void close_inherited_fds(struct jail_plan *p)
 {
-	int keep[4 + JAIL_MAX_JOINS] = {
+	int keep[5 + JAIL_MAX_JOINS + 2] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp),
-		p->seccomp.keeper_fd, p->keeper_fd,
+		p->seccomp.keeper_fd, p->keeper_fd, p->userns_fd,
 	};
+	size_t n = 5;
 
 	for (size_t i = 0; i < p->ns.n_joins; i++)
-		keep[4 + i] = p->ns.join_pidfd[i];
-	jail_close_fds_except(keep, 4 + p->ns.n_joins);
+		keep[n++] = p->ns.join_pidfd[i];
+	n += jail_veth_fds(&p->veth, keep + n);
+	jail_close_fds_except(keep, n);
 }
 
 /* Everything before the service starts; false after a message. */
@@ -62,9 +64,13 @@ static bool stub_prepare(struct jail_plan *p)
 
 	if (follow_parent(p) < 0)
 		return false;
+	/* Into the jail's cgroup (and -F namespace) before anything runs in it. */
+	if (jail_cgroup_enter(&p->cgroup, p->o->cgroupns, err, sizeof(err)) < 0)
+		goto fail;
 	close(p->status_sock[0]);
 	close_inherited_fds(p);
-	if (jail_ns_enter(p->o, &p->ns, err, sizeof(err)) < 0)
+	if (jail_ns_enter(p->o, &p->ns, err, sizeof(err)) < 0 ||
+	    jail_veth_setup(&p->veth, err, sizeof(err)) < 0)
 		goto fail;
 	jail_ns_close(&p->ns);
 	if (jail_rootfs_enter(p->o, p->fs_ops, &p->deps, &p->accounts, err, sizeof(err)) < 0 ||

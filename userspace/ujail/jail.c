@@ -20,13 +20,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clone_flags.h"
 #include "elf_deps.h"
+#include "errmsg.h"
 #include "fs_backend.h"
 #include "init.h"
 #include "jail.h"
 #include "jail_keeper.h"
 #include "keeper/keeper.h"
 #include "load.h"
+#include "userns.h"
 
 #define STUB_STACK_SIZE (1024 * 1024)
 
@@ -122,6 +125,37 @@ static const char *jail_fs_wanted(const struct jail_opts *o)
 	return o->fs ? o->fs : getenv("UJAIL_FS");
 }
 
+/*
+ * -f: the ids the service takes are the jail's, 0 unless -U/-G say
+ * otherwise, and must be inside the maps.
+ */
+static int plan_userns(struct jail_plan *p, char *err, size_t errlen)
+{
+	const struct jail_opts *o = p->o;
+	struct jail_idmap uid = jail_idmap_parse(o->uid_map);
+	struct jail_idmap gid = o->gid_map ? jail_idmap_parse(o->gid_map) : uid;
+	struct jail_creds *c = &p->creds;
+
+	if (!c->set_uid) {
+		c->set_uid = true;
+		c->uid = 0;
+	}
+	if (!c->set_gid) {
+		c->set_gid = true;
+		c->gid = 0;
+	}
+	if (c->uid >= uid.count)
+		return ujs_fail(err, errlen, "-U %s: uid %u is not mapped in the user namespace "
+				"(jail uids 0..%u: --uid-map %u:%u)", o->user, (unsigned)c->uid,
+				uid.count - 1, uid.host, uid.count);
+	if (c->gid >= gid.count)
+		return ujs_fail(err, errlen, "-G/-U: gid %u is not mapped in the user namespace "
+				"(jail gids 0..%u: --gid-map %u:%u)", (unsigned)c->gid,
+				gid.count - 1, gid.host, gid.count);
+	p->userns_fd = jail_userns_create(o, err, errlen);
+	return p->userns_fd < 0 ? -1 : 0;
+}
+
 static int plan_jail(struct jail_plan *p)
 {
 	char err[1024], exe[PATH_MAX];
@@ -139,10 +173,16 @@ static int plan_jail(struct jail_plan *p)
 	    jail_seccomp_prepare(&p->seccomp, o->seccomp, p->exe, exe, &p->deps, err,
 				 sizeof(err)) ||
 	    jail_ns_plan(o, &p->ns, err, sizeof(err)) ||
-	    jail_fs_choose(jail_fs_wanted(o), &p->fs_ops, err, sizeof(err))) {
+	    jail_veth_plan(o, &p->veth, err, sizeof(err)) ||
+	    jail_cgroup_plan(o, &p->cgroup, err, sizeof(err)) ||
+	    jail_fs_choose(jail_fs_wanted(o), &p->fs_ops, err, sizeof(err)) ||
+	    (jail_userns_wanted(o) && plan_userns(p, err, sizeof(err)))) {
 		jail_msg(p, "%s", err);
 		return JAIL_EXIT_SETUP;
 	}
+	/* -F with a cgroup: the stub unshares once inside it (cgroup.h). */
+	if (p->cgroup.active)
+		p->ns.clone_flags &= ~CLONE_NEWCGROUP;
 	if (o->debug)
 		jail_msg(p, "root staged through %s (--fs=%s)", p->fs_ops->name,
 			 jail_fs_wanted(o) ? jail_fs_wanted(o) : "auto");
@@ -176,8 +216,12 @@ static void plan_free(struct jail_plan *p)
 	path_set_free(&p->deps);
 	jail_seccomp_free(&p->seccomp);
 	jail_ns_close(&p->ns);
+	jail_veth_close(&p->veth);
+	jail_cgroup_close(&p->cgroup);
 	if (p->keeper_fd >= 0)
 		close(p->keeper_fd);
+	if (p->userns_fd >= 0)
+		close(p->userns_fd);
 	for (int i = 0; i < 2; i++) {
 		if (p->status_sock[i] >= 0)
 			close(p->status_sock[i]);
@@ -216,23 +260,34 @@ static pid_t start_stub(struct jail_plan *p)
 /* Start the jail and become its watcher; returns only on failure. */
 static int run_jail(struct jail_plan *p)
 {
+	const char *cgroup = p->cgroup.active ? p->cgroup.path : NULL;
+	char err[1024];
 	sigset_t set;
 	pid_t stub;
 	int status;
 
+	if (jail_cgroup_create(p->o, &p->cgroup, p->name, err, sizeof(err))) {
+		jail_msg(p, "%s", err);
+		return JAIL_EXIT_SETUP;
+	}
 	/* Blocked before clone(): what comes before the keepers read it stays pending. */
 	keeper_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	stub = start_stub(p);
-	if (stub < 0)
+	if (stub < 0) {
+		jail_cgroup_remove(&p->cgroup);
 		return JAIL_EXIT_SETUP;
+	}
 	close(p->status_sock[1]);
 	p->status_sock[1] = -1;
 	jail_keeper_exec_watch(p->keeper_fd, p->name, stub, p->status_sock[0],
-			       p->o->term_timeout, p->o->pidfile);
+			       p->o->term_timeout, p->o->pidfile, p->veth.host_ifindex, cgroup);
 	jail_msg(p, "exec ujail-keeper: %s; stopping the jail", strerror(errno));
 	kill(stub, SIGKILL);
 	waitpid(stub, &status, 0);
+	if (cgroup && keeper_cgroup_end(cgroup, err, sizeof(err)) < 0)
+		jail_msg(p, "%s", err);
+	jail_veth_delete_host(&p->veth);
 	return JAIL_EXIT_SETUP;
 }
 
@@ -240,6 +295,9 @@ int jail_run(const struct jail_opts *o)
 {
 	struct jail_plan p = {
 		.o = o, .status_sock = { -1, -1 }, .parent_alive = { -1, -1 }, .keeper_fd = -1,
+		.userns_fd = -1,
+		.veth.host_netns = -1,
+		.cgroup = { .dir_fd = -1 },
 	};
 	int status;
 

@@ -26,12 +26,14 @@
 #include <sys/types.h>
 
 #include "accounts.h"
+#include "cgroup.h"
 #include "creds.h"
 #include "jail_seccomp.h"
 #include "ns.h"
 #include "options.h"
 #include "pathset.h"
 #include "stage.h"
+#include "veth.h"
 
 /* Exit statuses (ujail.8). */
 #define JAIL_EXIT_SETUP		1
@@ -49,11 +51,14 @@ struct jail_plan {
 	struct jail_caps caps;
 	struct jail_seccomp seccomp;
 	struct jail_ns ns;
+	struct jail_veth veth;		/* --veth; host_ifindex set by the stub */
 	int status_sock[2];		/* [1]: the service says it starts;
 					 * [0]: the outer learns its host pid */
 	int parent_alive[2];		/* [1] held by the outer only: EOF = it died */
 	int keeper_fd;			/* ujail-keeper, O_PATH */
+	int userns_fd;			/* -f: the service's user namespace, or -1 */
 	const struct stage_ops *fs_ops;	/* --fs: the root's stage backend */
+	struct jail_cgroup cgroup;	/* the limits: the jail's own cgroup */
 };
 
 /* Run the jail described by @o; returns ujail's exit status. */

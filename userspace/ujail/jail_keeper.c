@@ -63,17 +63,19 @@ static void exec_keeper(int keeper_fd, char **argv)
 
 void jail_keeper_exec_watch(int keeper_fd, const char *name, pid_t stub,
 			    int status_fd, unsigned int term_timeout,
-			    const char *pidfile)
+			    const char *pidfile, int host_ifindex, const char *cgroup)
 {
-	char stub_s[16], fd_s[16], timeout_s[16];
+	char stub_s[16], fd_s[16], timeout_s[16], ifindex_s[16];
 	char *argv[] = {
 		"ujail-keeper", "watch", (char *)name, stub_s, fd_s, timeout_s,
-		(char *)(pidfile ? pidfile : ""), NULL,
+		(char *)(pidfile ? pidfile : ""), host_ifindex > 0 ? ifindex_s : "",
+		(char *)(cgroup ? cgroup : ""), NULL,
 	};
 
 	snprintf(stub_s, sizeof(stub_s), "%d", (int)stub);
 	snprintf(fd_s, sizeof(fd_s), "%d", status_fd);
 	snprintf(timeout_s, sizeof(timeout_s), "%u", term_timeout);
+	snprintf(ifindex_s, sizeof(ifindex_s), "%d", host_ifindex);
 	if (keep_across_exec(status_fd) == 0)
 		exec_keeper(keeper_fd, argv);
 }

@@ -17,8 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_value.h"
 #include "fs_backend.h"
+#include "net_addr.h"
 #include "options_int.h"
+#include "userns.h"
 
 #define DEFAULT_TIMEOUT 5	/* procd's default term_timeout too */
 #define MAX_HOSTNAME 64		/* HOST_NAME_MAX */
@@ -69,6 +72,8 @@ static const char *check_hostname(const char *value)
 
 #define STRING(l, n, key, m, chk) \
 	{ l, n, key, true, OPT_STRING, offsetof(struct jail_opts, m), chk, NULL }
+#define LIMIT(n, key, m, chk) \
+	{ 0, n, key, true, OPT_LIMIT, offsetof(struct jail_opts, m), chk, NULL }
 #define FLAG(l, n, key, m) \
 	{ l, n, key, false, OPT_FLAG, offsetof(struct jail_opts, m), NULL, NULL }
 #define OTHER(l, n, key, arg, kind) \
@@ -93,20 +98,31 @@ static const struct opt_spec specs[] = {
 	FLAG('l', "log", "log", dev_log),
 	FLAG('o', "read-only-root", "read_only_root", ro_root),
 	FLAG('N', "net", "net", netns),
+	STRING(0, "veth", "veth", veth, jail_check_veth),
+	STRING(0, "host-addr", "host_addr", host_addr, jail_check_prefix_addr),
+	STRING(0, "jail-addr", "jail_addr", jail_addr, jail_check_prefix_addr),
+	STRING(0, "gateway", "gateway", gateway, jail_check_addr),
+	FLAG('f', "userns", "userns", userns),
+	STRING(0, "uid-map", "uid_map", uid_map, jail_idmap_check),
+	STRING(0, "gid-map", "gid_map", gid_map, jail_idmap_check),
 	FLAG('F', "cgroupns", "cgroupns", cgroupns),
+	STRING(0, "cgroup-parent", "cgroup_parent", cgroup_parent, cgroup_check_parent),
+	LIMIT("memory-max", "memory_max", memory_max, cgroup_check_memory),
+	LIMIT("memory-high", "memory_high", memory_high, cgroup_check_memory),
+	LIMIT("cpu-max", "cpu_max", cpu_max, cgroup_check_cpu),
+	LIMIT("pids-max", "pids_max", pids_max, cgroup_check_pids),
+	LIMIT("io-weight", "io_weight", io_weight, cgroup_check_io_weight),
 	STRING('P', "pidfile", "pidfile", pidfile, check_not_empty),
 	FLAG('E', "require-jail", NULL, fail_hard),
 	OTHER('e', "keep-env", "keep_env", true, OPT_KEEP_ENV),
 	OTHER('r', "ro", "ro", true, OPT_PATH_RO),
 	OTHER('w', "rw", "rw", true, OPT_PATH_RW),
-	OTHER('j', "join", "join", true, OPT_JOIN),
+	OTHER('j', "join-ns", "join_ns", true, OPT_JOIN),
 	OTHER('d', "debug", NULL, true, OPT_DEBUG),
 	OTHER(0, "config", NULL, true, OPT_CONFIG),
 	OTHER(0, "help", NULL, false, OPT_HELP),
 	OTHER(0, "version", NULL, false, OPT_VERSION),
 	OTHER(0, NULL, "command", false, OPT_COMMAND),
-	REFUSED('f', false,
-		"user namespaces are not implemented yet"),
 	REFUSED('J', true,
 		"procd's -J runs an OCI bundle (DIR/config.json); "
 		"ujail does not support OCI bundles yet"),
@@ -242,6 +258,7 @@ static int apply_arg(struct jail_opts *o, const struct opt_spec *s,
 {
 	switch (s->kind) {
 	case OPT_STRING:
+	case OPT_LIMIT:
 		return opt_set_string(o, s, arg, where);
 	case OPT_FLAG:
 		*opt_flag_member(o, s) = true;
@@ -330,7 +347,7 @@ int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 	ret = first_pass(&c, o);
 	if (ret)
 		return ret;
-	if (second_pass(&c, o))
+	if (second_pass(&c, o) || opt_check_net(o))
 		return -1;
 	return opt_check_joins(o);
 }
@@ -338,7 +355,7 @@ int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 void jail_opts_free(struct jail_opts *o)
 {
 	for (size_t i = 0; i < N_SPECS; i++)
-		if (specs[i].kind == OPT_STRING)
+		if (specs[i].kind == OPT_STRING || specs[i].kind == OPT_LIMIT)
 			free(*opt_string_member(o, &specs[i]));
 	for (size_t i = 0; i < o->n_keep_env; i++)
 		free(o->keep_env[i]);

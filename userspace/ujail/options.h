@@ -42,8 +42,20 @@ struct jail_opts {
 	bool dev_log;		/* -l, --log */
 	bool ro_root;		/* -o, --read-only-root */
 	bool netns;		/* -N, --net: new network namespace (lo only) */
-	bool userns;		/* -f: refused until user namespaces land */
+	char *veth;		/* --veth HOST[:JAIL]: a veth pair to the host (implies -N) */
+	char *host_addr;	/* --host-addr ADDR/LEN: on the host's end */
+	char *jail_addr;	/* --jail-addr ADDR/LEN: on the jail's end */
+	char *gateway;		/* --gateway ADDR: the jail's default route */
+	bool userns;		/* -f, --userns: the service in a user namespace */
+	char *uid_map;		/* --uid-map ID[:COUNT] (implies -f) */
+	char *gid_map;		/* --gid-map ID[:COUNT] (default: as --uid-map) */
 	bool cgroupns;		/* -F, --cgroupns */
+	char *cgroup_parent;	/* --cgroup-parent DIR (cgroup.h) */
+	char *memory_max;	/* --memory-max BYTES[K|M|G|T]|max */
+	char *memory_high;	/* --memory-high BYTES[K|M|G|T]|max */
+	char *cpu_max;		/* --cpu-max QUOTA[/PERIOD]|N%|max */
+	char *pids_max;		/* --pids-max N|max */
+	char *io_weight;	/* --io-weight 1-10000 */
 	bool fail_hard;		/* -E: fail if the jail cannot be set up (always so) */
 	unsigned int debug;	/* -d, --debug: log verbosity, 0..9 */
 	size_t n_keep_env;

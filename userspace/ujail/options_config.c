@@ -240,6 +240,15 @@ static int apply_json(struct jail_opts *o, const struct opt_spec *s,
 		if (json_text(v, where, &text))
 			return -1;
 		return opt_set_string(o, s, text, where);
+	case OPT_LIMIT:
+		/* "pids_max": 20 as well as "memory_max": "16M". */
+		if (json_object_is_type(v, json_type_int))
+			return opt_set_string(o, s, json_object_get_string(v), where);
+		if (!json_object_is_type(v, json_type_string))
+			return opt_fail(where, "expected a string or a number");
+		if (json_text(v, where, &text))
+			return -1;
+		return opt_set_string(o, s, text, where);
 	case OPT_FLAG:
 		if (!json_object_is_type(v, json_type_boolean))
 			return opt_fail(where, "expected true or false");

@@ -9,6 +9,7 @@
  *   options_values.c  strings, numbers, -e, the command
  *   options_paths.c   -r/-w SRC[:DST]
  *   options_join.c    -j PID:NS[,NS...]
+ *   options_net.c     --veth and its addresses, together
  *   options_config.c  --config FILE (JSON)
  *   options_usage.c   --help, --version
  */
@@ -29,6 +30,7 @@
 
 enum opt_kind {
 	OPT_STRING,	/* a char * member, validated by ->check */
+	OPT_LIMIT,	/* the same; a jail file may give a number too */
 	OPT_FLAG,	/* a bool member, set to true */
 	OPT_TIMEOUT,	/* -t SECONDS */
 	OPT_DEBUG,	/* -d LEVEL */
@@ -103,6 +105,11 @@ int opt_add_join(struct jail_opts *o, pid_t pid, unsigned int flags);
 int opt_join_arg(struct jail_opts *o, const char *arg, const char *where);
 /* A namespace cannot be both joined and new. */
 int opt_check_joins(const struct jail_opts *o);
+
+/* ---- --veth (options_net.c) ---- */
+
+/* The --veth options fit together; --veth turns -N on. */
+int opt_check_net(struct jail_opts *o);
 
 /* ---- the jail file (options_config.c) ---- */
 

@@ -20,6 +20,7 @@
 #include "init.h"
 #include "jail.h"
 #include "jail_trace.h"
+#include "userns.h"
 
 static void close_range_fds(unsigned int first, unsigned int last)
 {
@@ -77,6 +78,7 @@ void jail_service_exec(struct jail_plan *p)
 {
 	const int keep[] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp), p->seccomp.notify_sock[1],
+		p->userns_fd,
 	};
 	size_t n_env = 0;
 	char err[1024];
@@ -89,6 +91,9 @@ void jail_service_exec(struct jail_plan *p)
 	jail_close_fds_except(keep, sizeof(keep) / sizeof(keep[0]));
 	while (p->envp[n_env])
 		n_env++;
+	/* Last of the host's privileges: after it, capabilities are the namespace's. */
+	if (p->userns_fd >= 0 && jail_userns_enter(p->userns_fd, err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "user namespace", err);
 	if (jail_seccomp_env(&p->seccomp, p->envp, &n_env, err, sizeof(err)) ||
 	    jail_privileges_apply(&p->creds, &p->caps, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "privileges", err);

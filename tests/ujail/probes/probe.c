@@ -5,12 +5,18 @@
  * Built static (needs nothing staged) and dynamic (glibc and musl: checks
  * that libraries are staged and the seccomp shim loads).
  */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +26,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -40,6 +47,10 @@ static const char *errname(int e)
 	case ENXIO: return "ENXIO";
 	case ENOSYS: return "ENOSYS";
 	case EADDRINUSE: return "EADDRINUSE";
+	case ENODEV: return "ENODEV";
+	case ENETUNREACH: return "ENETUNREACH";
+	case ETIMEDOUT: return "ETIMEDOUT";
+	case EAGAIN: return "EAGAIN";
 	default: return strerror(e);
 	}
 }
@@ -128,6 +139,32 @@ static int ids(void)
 	return 0;
 }
 
+/* A file's contents, as the jail reads it. */
+static int cat_file(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return report(-1);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, stdout);
+	close(fd);
+	return 0;
+}
+
+/* Owner and group of a path, as the jail sees them. */
+static int owner(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return report(-1);
+	printf("%u:%u\n", (unsigned)st.st_uid, (unsigned)st.st_gid);
+	return 0;
+}
+
 static int bind_port(int port)
 {
 	struct sockaddr_in sa = {
@@ -142,6 +179,146 @@ static int bind_port(int port)
 }
 
 static int count_zombies(void);
+
+/* ---- the network, for --veth: UDP both ways, what an interface has ---- */
+
+/* "ADDR" (IPv4 or IPv6) and a port; false if not an address. */
+static bool sock_addr(const char *addr, const char *port, struct sockaddr_in6 *sa6,
+		      socklen_t *len)
+{
+	struct sockaddr_in *sa = (struct sockaddr_in *)sa6;
+
+	memset(sa6, 0, sizeof(*sa6));
+	if (inet_pton(AF_INET, addr, &sa->sin_addr) == 1) {
+		sa->sin_family = AF_INET;
+		sa->sin_port = htons((uint16_t)atoi(port));
+		*len = sizeof(*sa);
+		return true;
+	}
+	sa6->sin6_family = AF_INET6;
+	sa6->sin6_port = htons((uint16_t)atoi(port));
+	*len = sizeof(*sa6);
+	return inet_pton(AF_INET6, addr, &sa6->sin6_addr) == 1;
+}
+
+/* Answer one datagram on ADDR:PORT with itself (10 s at most). */
+static int udp_echo(const char *addr, const char *port)
+{
+	struct sockaddr_in6 sa, peer;
+	socklen_t len, peer_len = sizeof(peer);
+	char buf[256];
+	ssize_t n;
+	int fd;
+
+	if (!sock_addr(addr, port, &sa, &len))
+		return report((errno = EINVAL, -1));
+	fd = socket(sa.sin6_family, SOCK_DGRAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, len) < 0)
+		return report(-1);
+	if (poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 10000) != 1)
+		return report((errno = ETIMEDOUT, -1));
+	n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&peer, &peer_len);
+	if (n < 0 || sendto(fd, buf, (size_t)n, 0, (struct sockaddr *)&peer, peer_len) < 0)
+		return report(-1);
+	return report(0);
+}
+
+/* Send MSG to ADDR:PORT until it comes back (the echo may not be up yet),
+ * 10 s at most; print the answer. */
+static int udp_ask(const char *addr, const char *port, const char *msg)
+{
+	struct sockaddr_in6 sa;
+	socklen_t len;
+	char buf[256];
+	int fd;
+
+	if (!sock_addr(addr, port, &sa, &len))
+		return report((errno = EINVAL, -1));
+	fd = socket(sa.sin6_family, SOCK_DGRAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len) < 0)
+		return report(-1);
+	for (int i = 0; i < 50; i++) {
+		ssize_t n;
+
+		if (send(fd, msg, strlen(msg), 0) < 0 && errno != ECONNREFUSED)
+			return report(-1);
+		if (poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 200) != 1)
+			continue;
+		n = recv(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0 && errno == ECONNREFUSED)
+			continue;	/* not listening yet */
+		if (n < 0)
+			return report(-1);
+		buf[n] = '\0';
+		puts(buf);
+		return 0;
+	}
+	return report((errno = ETIMEDOUT, -1));
+}
+
+/* "up" or "down", then NAME's IPv4 and global IPv6 addresses as ADDR/LEN. */
+static int if_addrs(const char *name)
+{
+	struct ifaddrs *list, *a;
+	unsigned int flags = 0;
+	bool found = false;
+	char text[INET6_ADDRSTRLEN], line[512] = "";
+
+	if (getifaddrs(&list) < 0)
+		return report(-1);
+	for (a = list; a; a = a->ifa_next) {
+		int family = a->ifa_addr ? a->ifa_addr->sa_family : 0;
+		const void *bytes = family == AF_INET ?
+			(const void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr :
+			(const void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr;
+		int len = 0;
+
+		if (strcmp(a->ifa_name, name))
+			continue;
+		found = true;
+		flags = a->ifa_flags;
+		if (family != AF_INET && family != AF_INET6)
+			continue;
+		if (family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(bytes))
+			continue;
+		inet_ntop(family, bytes, text, sizeof(text));
+		for (const unsigned char *m = family == AF_INET ?
+		     (const void *)&((struct sockaddr_in *)a->ifa_netmask)->sin_addr :
+		     (const void *)&((struct sockaddr_in6 *)a->ifa_netmask)->sin6_addr,
+		     *end = m + (family == AF_INET ? 4 : 16); m < end; m++)
+			len += __builtin_popcount(*m);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %s/%d", text, len);
+	}
+	freeifaddrs(list);
+	if (!found)
+		return report((errno = ENODEV, -1));
+	printf("%s%s\n", flags & IFF_UP ? "up" : "down", line);
+	return 0;
+}
+
+/* The IPv4 default route, from /proc/net/route: "default via GW dev IF". */
+static int default_route(void)
+{
+	char line[256], dev[IFNAMSIZ + 1];
+	unsigned int dst, gw;
+	FILE *f = fopen("/proc/net/route", "r");
+
+	if (!f)
+		return report(-1);
+	while (fgets(line, sizeof(line), f)) {
+		struct in_addr a;
+
+		if (sscanf(line, "%16s %x %x", dev, &dst, &gw) != 3 || dst != 0)
+			continue;
+		a.s_addr = gw;
+		printf("default via %s dev %s\n", inet_ntoa(a), dev);
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	puts("no default route");
+	return 0;
+}
 
 /* The service's child exits, leaving its own child to PID 1: reaped? */
 static int orphans(int n)
@@ -188,6 +365,51 @@ static int ns_link(const char *name)
 		return report(-1);
 	target[n] = '\0';
 	puts(target);
+	return 0;
+}
+
+/* A fork bomb's child: forks twice, its children too, 3 levels deep. */
+__attribute__((noreturn))
+static void bomb_child(int depth)
+{
+	for (int i = 0; depth < 3 && i < 2; i++)
+		if (fork() == 0)
+			bomb_child(depth + 1);
+	for (;;)
+		pause();
+}
+
+/*
+ * A fork bomb, bounded (64 subtrees of 15) in case nothing contains it:
+ * says which errno stopped it, or "not contained".
+ */
+static int fork_bomb(void)
+{
+	for (int forks = 0; forks < 64; forks++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			bomb_child(0);
+		if (pid < 0) {
+			printf("%s after %d forks\n", errname(errno), forks);
+			return 0;
+		}
+	}
+	puts("not contained after 64 forks");
+	return 0;
+}
+
+/* Touch @mb MiB, one at a time; "survived" when nothing stopped it. */
+static int memory_hog(int mb)
+{
+	for (int i = 0; i < mb; i++) {
+		char *p = malloc(1 << 20);
+
+		if (!p)
+			return report(-1);
+		memset(p, i, 1 << 20);
+	}
+	puts("survived");
 	return 0;
 }
 
@@ -252,8 +474,32 @@ int main(int argc, char **argv)
 		return read_size(arg);
 	if (!strcmp(cmd, "ns"))
 		return ns_link(arg);
+	if (!strcmp(cmd, "udp-echo") && argc > 3)
+		return udp_echo(arg, argv[3]);
+	if (!strcmp(cmd, "udp-ask") && argc > 4)
+		return udp_ask(arg, argv[3], argv[4]);
+	if (!strcmp(cmd, "ifaddr"))
+		return if_addrs(arg);
+	if (!strcmp(cmd, "ifindex"))
+		return report(if_nametoindex(arg) ? 0 : -1);
+	if (!strcmp(cmd, "route"))
+		return default_route();
+	if (!strcmp(cmd, "forkbomb"))
+		return fork_bomb();
+	if (!strcmp(cmd, "memhog"))
+		return memory_hog(atoi(arg));
 	if (!strcmp(cmd, "raise"))
 		return kill(getpid(), atoi(arg)) ? report(-1) : 0;
+	if (!strcmp(cmd, "cat"))
+		return cat_file(arg);
+	if (!strcmp(cmd, "owner"))
+		return owner(arg);
+	if (!strcmp(cmd, "chown"))
+		return report(chown(arg, (uid_t)atoi(argc > 3 ? argv[3] : "0"), (gid_t)-1));
+	if (!strcmp(cmd, "mknod"))
+		return report(mknod(arg, S_IFCHR | 0600, makedev(1, 3)));
+	if (!strcmp(cmd, "sethostname"))
+		return report(sethostname(arg, strlen(arg)));
 	if (!strcmp(cmd, "hostname")) {
 		char h[256] = "";
 

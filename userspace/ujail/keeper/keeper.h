@@ -7,11 +7,13 @@
  * copy of ujail per process. The command line is ujail's internal
  * interface, not a user's:
  *
- *   ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|""
+ *   ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|"" [IFINDEX|"" [CGROUP|""]]
  *	in place of the outer ujail: forwards signals to the stub, sends
  *	SIGKILL TIMEOUT seconds after a SIGTERM, writes PIDFILE (the
  *	service's host pid) when the service reports its start on
- *	STATUS_FD, removes it at the end, and exits with the jail's status.
+ *	STATUS_FD, removes it at the end, and exits with the jail's status;
+ *	once the stub ended, it ends the jail's CGROUP (keeper_cgroup_end)
+ *	and deletes the host's interface IFINDEX (--veth).
  *   ujail-keeper init NAME SERVICE [NOTIFY_FD PROGRAM_FD]
  *	as the jail's PID 1: forwards signals to SERVICE, reaps every
  *	process, and once SERVICE ended kills the rest and exits with its
@@ -65,6 +67,8 @@ struct keeper_watch {
 	int status_fd;			/* -1: none */
 	unsigned int term_timeout;	/* seconds from SIGTERM to SIGKILL */
 	const char *pidfile;		/* NULL: none */
+	int host_ifindex;		/* --veth's host end, deleted at the end; 0: none */
+	const char *cgroup;		/* the jail's cgroup directory, or NULL */
 };
 
 struct keeper_init {
@@ -74,7 +78,21 @@ struct keeper_init {
 	int program_fd;
 };
 
+/*
+ * End cgroup @path (cgroup_end.c): SIGKILL all in it (cgroup.kill, or each
+ * pid of cgroup.procs before Linux 5.14), wait until it is empty, remove
+ * it and any cgroup below. 0, or -1 with the reason in @err.
+ */
+int keeper_cgroup_end(const char *path, char *err, size_t errlen);
+
 int keeper_watch_run(const struct keeper_watch *w);
+
+/*
+ * Delete interface @ifindex of our network namespace (RTM_DELLINK), so
+ * that it is gone when we return: the kernel removes a veth pair with the
+ * jail's namespace, but asynchronously. Gone already is fine.
+ */
+void keeper_delete_link(const char *name, int ifindex);
 int keeper_init_run(const struct keeper_init *in);
 
 #endif

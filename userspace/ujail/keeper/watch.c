@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,6 +135,14 @@ static void watch_loop(struct watch_state *s)
 	}
 }
 
+static void end_cgroup(const struct keeper_watch *w)
+{
+	char err[PATH_MAX + 128];
+
+	if (w->cgroup && keeper_cgroup_end(w->cgroup, err, sizeof(err)) < 0)
+		keeper_msg(w->name, "%s", err);
+}
+
 int keeper_watch_run(const struct keeper_watch *w)
 {
 	struct watch_state s = {
@@ -146,9 +155,16 @@ int keeper_watch_run(const struct keeper_watch *w)
 			keeper_msg(w->name, "timerfd: %s; stopping the jail", strerror(errno));
 		kill(w->stub, SIGKILL);
 		waitpid(w->stub, &s.status, 0);
+		end_cgroup(w);
+		if (w->host_ifindex)
+			keeper_delete_link(w->name, w->host_ifindex);
 		return KEEPER_EXIT_SETUP;
 	}
 	watch_loop(&s);
+	/* The stub (the jail's PID 1) ended: whatever else is in the cgroup too. */
+	end_cgroup(w);
+	if (w->host_ifindex)
+		keeper_delete_link(w->name, w->host_ifindex);
 	if (s.pidfile_written)
 		unlink(w->pidfile);
 	return keeper_exit_code(s.status);

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The values of --veth, --host-addr, --jail-addr and --gateway: interface
+ * names as the kernel takes them, and IPv4/IPv6 addresses. Pure parsing,
+ * no system call: the option table checks with it, the plan converts.
+ */
+#ifndef UJAIL_NET_ADDR_H
+#define UJAIL_NET_ADDR_H
+
+#include <net/if.h>
+#include <stdbool.h>
+
+#define JAIL_VETH_DEFAULT_JAIL "eth0"
+
+struct jail_ipaddr {
+	int family;		/* AF_INET, AF_INET6; 0: not given */
+	unsigned char bytes[16];
+	int prefixlen;		/* -1: no /LEN */
+};
+
+/* Why @name cannot be an interface name (dev_valid_name()), or NULL. */
+const char *jail_ifname_check(const char *name);
+
+/* "HOST[:JAIL]" into @host and @jail (JAIL defaults to eth0); why not, or NULL. */
+const char *jail_veth_split(const char *arg, char host[IFNAMSIZ], char jail[IFNAMSIZ]);
+
+/* "ADDR/LEN" (@with_len) or "ADDR" into @out; why not, or NULL. */
+const char *jail_ipaddr_parse(const char *s, bool with_len, struct jail_ipaddr *out);
+
+/* Both the same address (the prefix lengths aside). */
+bool jail_ipaddr_same(const struct jail_ipaddr *a, const struct jail_ipaddr *b);
+
+/* The option table's string checks (options.c): why not, or NULL. */
+const char *jail_check_veth(const char *value);
+const char *jail_check_prefix_addr(const char *value);
+const char *jail_check_addr(const char *value);
+
+#endif
