@@ -43,6 +43,9 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+# Named jails' records go here, not in /var/run/ujail: a jail SIGKILLed in a
+# test leaves its record behind (it is stale, but it is a file).
+UJAIL_RUNDIR=$tmp/run; export UJAIL_RUNDIR
 
 cat >"$tmp/deny.json" <<'JSON'
 { "defaultAction": "SCMP_ACT_ALLOW",
@@ -373,6 +376,75 @@ check "-j pid:net joins the network namespace" out_is "$(readlink "/proc/$ns_ini
 	"$U" -p -j "$ns_init:net" -- "$P/probe" ns net
 kill -KILL "$ns_init"; wait "$helper_pid" 2>/dev/null; helper_pid=
 
+# ---- shared jails: ujail --join NAME ----
+# Records of named jails are in $tmp/run (UJAIL_RUNDIR, set at the top), but
+# for one look at the default.
+sj() { "$U" --join "$marker" "$@"; }
+# The service is dynamic (its libraries staged, no shim: no -S); members are
+# the static probe, staged with -r.
+start_jail -p -h sharedhost -N -r "$tmp/ro.txt" -r "$P/probe" -- "$P/probe-glibc" sleep
+check "a named jail has a record" test -s "$tmp/run/$marker"
+check "--join: the member in the jail's pid namespace" out_is "1 2 3 " sj -- "$P/probe" pids
+check "  in its mount namespace" out_is "$(readlink "/proc/$service_pid/ns/mnt")" \
+	sj -- "$P/probe" ns mnt
+check "  in its network namespace" out_is "$(readlink "/proc/$service_pid/ns/net")" \
+	sj -- "$P/probe" ns net
+check "  in its uts namespace" out_is sharedhost sj -- "$P/probe" hostname
+check "  sees the jail's staged file" out_is ok sj -- "$P/probe" open "$tmp/ro.txt"
+check "  and no other host file" out_is ENOENT sj -- "$P/probe" open "$tmp/deny.json"
+check "  its own -U" out_is "uid=65534 gid=65534 groups=0" sj -U nobody -- "$P/probe" id
+check "  its own -e" out_is "KEEP=member" env KEEP=member "$U" --join "$marker" -e KEEP -- \
+	"$P/probe" env
+check "  its own -S policy" out_is EACCES sj -S "$tmp/deny.json" -- "$P/probe" mkdir /y
+check "  the jail's service is not under it" out_is "$root_mkdir" sj -- "$P/probe" mkdir /z
+check "  its own -f user namespace" out_is "uid=0 gid=0 groups=0" \
+	sj -f -C "$tmp/allcaps.json" -- "$P/probe" id
+check "  its exit status" rc_is 7 sj -- "$P/probe" exit 7
+check "  a bare name found in the jail's PATH" rc_is 127 sj -- probe exit 0
+check "  message: not in the jail" err_has "probe: no such executable in the jail $marker"
+check "  a dynamic member runs on the jail's libraries" rc_is 0 sj -- "$P/probe-glibc" exit 0
+check "dynamic member with -S, no shim in the jail: 1" rc_is 1 \
+	sj -S "$tmp/deny.json" -- "$P/probe-glibc" exit 0
+check "  message names the shim" err_has "has no seccomp shim"
+"$U" --join "$marker" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & member_pid=$!
+sleep 0.3
+kill -TERM "$member_pid"; wait "$member_pid"; rc=$?
+check "  SIGTERM forwarded to the member: 128+15" test "$rc" = 143
+check "-n of a running jail: 1" rc_is 1 "$U" -n "$marker" -- "$P/probe" exit 0
+check "  message says it runs" err_has "-n $marker: a jail of that name is running"
+check "  the running jail is untouched" kill -0 "$jail_pid"
+"$U" --join "$marker" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & member_pid=$!
+sleep 0.3
+kill -KILL "$service_pid"
+sleep 0.5
+check "the jail outlives its service while a member runs" kill -0 "$jail_pid"
+check "  a new member still joins" rc_is 0 sj -- "$P/probe" exit 0
+kill -TERM "$member_pid"; wait "$member_pid"
+wait "$jail_pid"; rc=$?
+check "  it ends with its last member, with its service's status (128+9)" test "$rc" = 137
+check "  its record removed" test ! -e "$tmp/run/$marker"
+check "--join a jail that ended: 1" rc_is 1 sj -- "$P/probe" exit 0
+check "  message says there is none" err_has "--join $marker: no running jail of that name"
+start_jail -- "$P/probe" sleep
+kill -KILL "$jail_pid"; wait "$jail_pid" 2>/dev/null
+sleep 0.3
+check "ujail SIGKILLed: --join finds its record stale: 1" rc_is 1 sj -- "$P/probe" exit 0
+check "  message says the jail ended" err_has "is a jail's that ended"
+check "  a new jail takes the name" rc_is 0 "$U" -n "$marker" -- "$P/probe" exit 0
+check "--join with -r: 2" rc_is 2 "$U" --join x -r /tmp -- "$P/probe" exit 0
+check "  message names it" err_has "--join x: -r/-w cannot be used with --join"
+check "--join with -t: 2" rc_is 2 "$U" --join x -t 3 -- "$P/probe" exit 0
+check "--join with --pids-max: 2" rc_is 2 "$U" --join x --pids-max 5 -- "$P/probe" exit 0
+check "  message says why" err_has "shares the jail's cgroup and its limits"
+check "--join NAME with '/': 2" rc_is 2 "$U" --join a/b -- "$P/probe" exit 0
+unset UJAIL_RUNDIR
+start_jail -- "$P/probe" sleep
+check "the default record directory: /var/run/ujail" test -s "/var/run/ujail/$marker"
+kill -TERM "$jail_pid"; wait "$jail_pid"
+check "  the record removed at the end" test ! -e "/var/run/ujail/$marker"
+UJAIL_RUNDIR=$tmp/run; export UJAIL_RUNDIR
+check "shared jails left nothing" nothing_left
+
 # ---- cgroup v2: the jail's own cgroup, limits ----
 # A cgroup2 is /sys/fs/cgroup (the QEMU guest: scripts/check.sh mounts it)
 # or /sys/fs/cgroup/unified (a host with cgroup v1 too, mostly without
@@ -434,7 +506,7 @@ if [ ! -e /sys/fs/cgroup/cgroup.controllers ]; then
 fi
 
 if [ -z "$cg_parent" ]; then
-	skip 22 "no writable cgroup v2 (${cg_mount:-none mounted})"
+	skip 23 "no writable cgroup v2 (${cg_mount:-none mounted})"
 else
 	# A missing controller: clear, and nothing made.
 	if [ -z "$cg_limits" ]; then
@@ -447,9 +519,11 @@ else
 		skip 3 "the controllers are there: no missing one to test"
 	fi
 	rel=${cg_parent#"$cg_mount"}
-	start_jail --cgroup-parent "$cg_parent" -- "$P/probe" sleep
+	start_jail --cgroup-parent "$cg_parent" -p -- "$P/probe" sleep
 	check "--cgroup-parent: the service in PARENT/NAME-PID" \
 		out_is "0::$rel/$marker-$jail_pid" cg_of "$service_pid"
+	check "--join: the member in the jail's cgroup" out_is "0::$rel/$marker-$jail_pid" \
+		sh -c "'$U' --join '$marker' -- '$P/probe' cat /proc/self/cgroup | grep '^0::'"
 	check "  the outer keeper is not" sh -c "[ \"\$(grep '^0::' /proc/$jail_pid/cgroup)\" != '0::$rel/$marker-$jail_pid' ]"
 	kill -KILL "$service_pid"; wait "$jail_pid"; rc=$?
 	check "  service SIGKILLed: 128+9" test "$rc" = 137

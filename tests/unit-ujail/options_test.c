@@ -717,6 +717,79 @@ static void test_cgroup_limits(void)
 	expect_config_error("{\"cgroup_parent\": 1}", "cgroup_parent: expected a string");
 }
 
+/* --join NAME: a member keeps its own settings; what shapes the jail is refused. */
+static void test_join(void)
+{
+	static const char *const shaping[][3] = {
+		{ "-n", "y", "-n cannot be used with --join (--join NAME names the jail)" },
+		{ "-h", "host", "-h cannot be used with --join (the jail's namespaces were made "
+		  "when it started)" },
+		{ "--veth", "v0", "--veth cannot be used with --join (the jail's namespaces were "
+		  "made when it started)" },
+		{ "-j", "1:net", "-j cannot be used with --join (the jail's namespaces were made "
+		  "when it started)" },
+		{ "-r", "/etc", "-r/-w cannot be used with --join (the jail's root was staged "
+		  "when it started)" },
+		{ "--fs", "bind", "--fs cannot be used with --join (the jail's root was staged "
+		  "when it started)" },
+		{ "--memory-max", "1M", "--memory-max cannot be used with --join (a member shares "
+		  "the jail's cgroup and its limits)" },
+		{ "--cgroup-parent", "/sys/fs/cgroup", "--cgroup-parent cannot be used with "
+		  "--join (a member shares the jail's cgroup and its limits)" },
+		{ "-t", "3", "-t cannot be used with --join (a member gets the signals its ujail "
+		  "gets, with no SIGKILL escalation of its own)" },
+		{ "-P", "/tmp/p", "-P cannot be used with --join (a member has no pid file)" },
+		{ "--trace", "/tmp/t", "--trace cannot be used with --join (trace the jail's own "
+		  "service instead)" },
+	};
+	static const char *const shaping_flags[] = { "-N", "-F", "-p", "-s", "-u", "-l", "-o" };
+	struct jail_opts o;
+	struct result r = parse(&o, ARGS("--join", "www", "-U", "nobody", "-G", "nogroup",
+					 "-S", "/p.json", "-C", "/c.json", "-c", "-e", "TZ", "-f",
+					 "-d", "2", "--", "/bin/true"));
+	char msg[512];
+	const char *file;
+
+	ok(r.rc == 0 && str_eq(o.join, "www") && str_eq(o.user, "nobody") &&
+	   str_eq(o.seccomp, "/p.json") && o.userns && o.no_new_privs && !o.name,
+	   "--join with the member's own -U -G -S -C -c -e -f -d");
+	jail_opts_free(&o);
+	result_free(&r);
+	for (size_t i = 0; i < sizeof(shaping) / sizeof(shaping[0]); i++) {
+		snprintf(msg, sizeof(msg), "ujail: --join www: %s", shaping[i][2]);
+		expect_error(ARGS("--join", "www", shaping[i][0], shaping[i][1], "/bin/true"), msg);
+	}
+	for (size_t i = 0; i < sizeof(shaping_flags) / sizeof(shaping_flags[0]); i++) {
+		snprintf(msg, sizeof(msg), "ujail: --join www: %s cannot be used with --join ",
+			 shaping_flags[i]);
+		r = parse(&o, ARGS("--join", "www", shaping_flags[i], "/bin/true"));
+		ok(r.rc == -1 && !strncmp(r.err, msg, strlen(msg)), "--join refuses %s",
+		   shaping_flags[i]);
+		jail_opts_free(&o);
+		result_free(&r);
+	}
+	expect_error(ARGS("--join", "", "/bin/true"), "ujail: --join '': must not be empty");
+	expect_error(ARGS("--join", "a/b", "/bin/true"), "ujail: --join 'a/b': must not contain '/'");
+	expect_error(ARGS("--join", "..", "/bin/true"), "ujail: --join '..': must not be . or ..");
+	expect_error(ARGS("-n", ".", "/bin/true"), "ujail: -n '.': must not be . or ..");
+
+	file = write_file("member.json", "{\"join\": \"www\", \"user\": \"nobody\", "
+			  "\"command\": [\"/bin/true\"]}");
+	r = parse(&o, ARGS("--config", file));
+	ok(r.rc == 0 && str_eq(o.join, "www") && str_eq(o.user, "nobody"),
+	   "jail file: join");
+	jail_opts_free(&o);
+	result_free(&r);
+	unlink(file);
+	file = write_file("member.json", "{\"join\": \"www\", \"timeout\": 3, "
+			  "\"command\": [\"/bin/true\"]}");
+	expect_error(ARGS("--config", file), "ujail: --join www: -t cannot be used with --join "
+		     "(a member gets the signals its ujail gets, with no SIGKILL escalation of "
+		     "its own)");
+	unlink(file);
+	expect_config_error("{\"join\": 1}", "join: expected a string");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -735,6 +808,7 @@ int main(void)
 	test_config_bad();
 	test_veth();
 	test_cgroup_limits();
+	test_join();
 	unlink(write_file("bad.json", ""));
 	unlink(write_file("good.json", ""));
 	rmdir(tmpdir);

@@ -80,7 +80,7 @@ static int resolve_command(struct jail_plan *p)
 }
 
 /* Only the -e variables, with room for the seccomp shim's four. */
-static int build_environment(struct jail_plan *p)
+int jail_plan_env(struct jail_plan *p)
 {
 	size_t n = 0;
 
@@ -112,7 +112,7 @@ static int check_pidfile_dir(struct jail_plan *p)
 	return 0;
 }
 
-static void self_exe(char *buf, size_t len)
+void jail_self_exe(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
 
@@ -129,7 +129,7 @@ static const char *jail_fs_wanted(const struct jail_opts *o)
  * -f: the ids the service takes are the jail's, 0 unless -U/-G say
  * otherwise, and must be inside the maps.
  */
-static int plan_userns(struct jail_plan *p, char *err, size_t errlen)
+int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 {
 	const struct jail_opts *o = p->o;
 	struct jail_idmap uid = jail_idmap_parse(o->uid_map);
@@ -164,7 +164,7 @@ static int plan_jail(struct jail_plan *p)
 
 	if (status)
 		return status;
-	self_exe(exe, sizeof(exe));
+	jail_self_exe(exe, sizeof(exe));
 	p->keeper_fd = jail_keeper_open(exe, err, sizeof(err));
 	if (p->keeper_fd < 0 ||
 	    jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &p->creds,
@@ -176,19 +176,25 @@ static int plan_jail(struct jail_plan *p)
 	    jail_veth_plan(o, &p->veth, err, sizeof(err)) ||
 	    jail_cgroup_plan(o, &p->cgroup, err, sizeof(err)) ||
 	    jail_fs_choose(jail_fs_wanted(o), &p->fs_ops, err, sizeof(err)) ||
-	    (jail_userns_wanted(o) && plan_userns(p, err, sizeof(err)))) {
+	    (jail_userns_wanted(o) && jail_plan_userns(p, err, sizeof(err)))) {
 		jail_msg(p, "%s", err);
 		return JAIL_EXIT_SETUP;
 	}
 	/* -F with a cgroup: the stub unshares once inside it (cgroup.h). */
 	if (p->cgroup.active)
 		p->ns.clone_flags &= ~CLONE_NEWCGROUP;
+	/* Named, with a pid namespace of its own: others can --join it. */
+	if (o->name && (p->ns.clone_flags & CLONE_NEWPID) &&
+	    jail_record_claim(o->name, &p->record, err, sizeof(err))) {
+		jail_msg(p, "%s", err);
+		return JAIL_EXIT_SETUP;
+	}
 	if (o->debug)
 		jail_msg(p, "root staged through %s (--fs=%s)", p->fs_ops->name,
 			 jail_fs_wanted(o) ? jail_fs_wanted(o) : "auto");
 	if (o->pidfile && check_pidfile_dir(p))
 		return JAIL_EXIT_SETUP;
-	if (build_environment(p)) {
+	if (jail_plan_env(p)) {
 		jail_msg(p, "environment: out of memory");
 		return JAIL_EXIT_SETUP;
 	}
@@ -222,6 +228,7 @@ static void plan_free(struct jail_plan *p)
 		close(p->keeper_fd);
 	if (p->userns_fd >= 0)
 		close(p->userns_fd);
+	jail_record_abandon(&p->record);
 	for (int i = 0; i < 2; i++) {
 		if (p->status_sock[i] >= 0)
 			close(p->status_sock[i]);
@@ -261,6 +268,11 @@ static pid_t start_stub(struct jail_plan *p)
 static int run_jail(struct jail_plan *p)
 {
 	const char *cgroup = p->cgroup.active ? p->cgroup.path : NULL;
+	struct jail_watch watch = {
+		.name = p->name, .status_fd = p->status_sock[0], .term_timeout = p->o->term_timeout,
+		.pidfile = p->o->pidfile, .cgroup = cgroup, .record_fd = p->record.fd,
+		.record = p->record.path,
+	};
 	char err[1024];
 	sigset_t set;
 	pid_t stub;
@@ -280,9 +292,14 @@ static int run_jail(struct jail_plan *p)
 	}
 	close(p->status_sock[1]);
 	p->status_sock[1] = -1;
-	jail_keeper_exec_watch(p->keeper_fd, p->name, stub, p->status_sock[0],
-			       p->o->term_timeout, p->o->pidfile, p->veth.host_ifindex, cgroup);
-	jail_msg(p, "exec ujail-keeper: %s; stopping the jail", strerror(errno));
+	watch.stub = stub;
+	watch.host_ifindex = p->veth.host_ifindex;
+	if (p->record.fd >= 0 && jail_record_write(&p->record, stub, cgroup, err, sizeof(err))) {
+		jail_msg(p, "%s; stopping the jail", err);
+	} else {
+		jail_keeper_exec_watch(p->keeper_fd, &watch);
+		jail_msg(p, "exec ujail-keeper: %s; stopping the jail", strerror(errno));
+	}
 	kill(stub, SIGKILL);
 	waitpid(stub, &status, 0);
 	if (cgroup && keeper_cgroup_end(cgroup, err, sizeof(err)) < 0)
@@ -298,6 +315,7 @@ int jail_run(const struct jail_opts *o)
 		.userns_fd = -1,
 		.veth.host_netns = -1,
 		.cgroup = { .dir_fd = -1 },
+		.record.fd = -1,
 	};
 	int status;
 

@@ -32,6 +32,7 @@
 #include "ns.h"
 #include "options.h"
 #include "pathset.h"
+#include "registry.h"
 #include "stage.h"
 #include "veth.h"
 
@@ -59,7 +60,16 @@ struct jail_plan {
 	int userns_fd;			/* -f: the service's user namespace, or -1 */
 	const struct stage_ops *fs_ops;	/* --fs: the root's stage backend */
 	struct jail_cgroup cgroup;	/* the limits: the jail's own cgroup */
+	struct jail_record record;	/* -n NAME: the record --join finds */
 };
+
+/* Shared by the jail and its members (join.c): */
+/* @p->envp from -e: only those variables, with room for the shim's. */
+int jail_plan_env(struct jail_plan *p);
+/* -f: the user namespace, and ids the service takes inside its maps. */
+int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen);
+/* Our own executable's path (the keeper and the shims are found beside it). */
+void jail_self_exe(char *buf, size_t len);
 
 /* Run the jail described by @o; returns ujail's exit status. */
 int jail_run(const struct jail_opts *o);

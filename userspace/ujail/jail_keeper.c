@@ -61,22 +61,21 @@ static void exec_keeper(int keeper_fd, char **argv)
 	syscall(SYS_execveat, keeper_fd, "", argv, no_env, AT_EMPTY_PATH);
 }
 
-void jail_keeper_exec_watch(int keeper_fd, const char *name, pid_t stub,
-			    int status_fd, unsigned int term_timeout,
-			    const char *pidfile, int host_ifindex, const char *cgroup)
+void jail_keeper_exec_watch(int keeper_fd, const struct jail_watch *w)
 {
 	char stub_s[16], fd_s[16], timeout_s[16], ifindex_s[16];
 	char *argv[] = {
-		"ujail-keeper", "watch", (char *)name, stub_s, fd_s, timeout_s,
-		(char *)(pidfile ? pidfile : ""), host_ifindex > 0 ? ifindex_s : "",
-		(char *)(cgroup ? cgroup : ""), NULL,
+		"ujail-keeper", "watch", (char *)w->name, stub_s, fd_s, timeout_s,
+		(char *)(w->pidfile ? w->pidfile : ""), w->host_ifindex > 0 ? ifindex_s : "",
+		(char *)(w->cgroup ? w->cgroup : ""),
+		w->record_fd >= 0 ? (char *)w->record : NULL, NULL,
 	};
 
-	snprintf(stub_s, sizeof(stub_s), "%d", (int)stub);
-	snprintf(fd_s, sizeof(fd_s), "%d", status_fd);
-	snprintf(timeout_s, sizeof(timeout_s), "%u", term_timeout);
-	snprintf(ifindex_s, sizeof(ifindex_s), "%d", host_ifindex);
-	if (keep_across_exec(status_fd) == 0)
+	snprintf(stub_s, sizeof(stub_s), "%d", (int)w->stub);
+	snprintf(fd_s, sizeof(fd_s), "%d", w->status_fd);
+	snprintf(timeout_s, sizeof(timeout_s), "%u", w->term_timeout);
+	snprintf(ifindex_s, sizeof(ifindex_s), "%d", w->host_ifindex);
+	if (keep_across_exec(w->status_fd) == 0 && keep_across_exec(w->record_fd) == 0)
 		exec_keeper(keeper_fd, argv);
 }
 

@@ -17,14 +17,23 @@
  */
 int jail_keeper_open(const char *self_exe, char *err, size_t errlen);
 
-/*
- * Become "ujail-keeper watch"; @host_ifindex (--veth: the pair's end on the
- * host, deleted when the jail ends) or 0; @cgroup: the jail's, or NULL.
- * Returns only on failure, with errno.
- */
-void jail_keeper_exec_watch(int keeper_fd, const char *name, pid_t stub,
-			    int status_fd, unsigned int term_timeout,
-			    const char *pidfile, int host_ifindex, const char *cgroup);
+/* What "ujail-keeper watch" is told of the jail it watches. */
+struct jail_watch {
+	const char *name;
+	pid_t stub;
+	int status_fd;
+	unsigned int term_timeout;
+	const char *pidfile;	/* or NULL */
+	int host_ifindex;	/* --veth: the pair's end on the host, deleted
+				 * when the jail ends; or 0 */
+	const char *cgroup;	/* the jail's, or NULL */
+	int record_fd;		/* the jail's locked record (registry.h), kept
+				 * across the exec; or -1 */
+	const char *record;	/* its path */
+};
+
+/* Become "ujail-keeper watch"; returns only on failure, with errno. */
+void jail_keeper_exec_watch(int keeper_fd, const struct jail_watch *w);
 
 /*
  * Become "ujail-keeper init" for @service; @notify_fd and @program_fd

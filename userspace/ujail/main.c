@@ -2,6 +2,7 @@
 /* ujail: run a service in a jail (ujail.8). */
 #include "jail.h"
 #include "jail_trace.h"
+#include "join.h"
 #include "options.h"
 
 int main(int argc, char **argv)
@@ -14,7 +15,7 @@ int main(int argc, char **argv)
 		jail_opts_free(&o);
 		return ret > 0 ? 0 : JAIL_EXIT_USAGE;
 	}
-	status = o.trace ? jail_trace_run(&o) : jail_run(&o);
+	status = o.join ? jail_join_run(&o) : o.trace ? jail_trace_run(&o) : jail_run(&o);
 	jail_opts_free(&o);
 	return status;
 }

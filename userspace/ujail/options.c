@@ -48,6 +48,8 @@ static const char *check_name(const char *value)
 		return "must not be empty";
 	if (strchr(value, '/'))
 		return "must not contain '/'";
+	if (!strcmp(value, ".") || !strcmp(value, ".."))
+		return "must not be . or ..";
 	if (has_control_char(value))
 		return "must not contain control characters";
 	return NULL;
@@ -118,6 +120,7 @@ static const struct opt_spec specs[] = {
 	OTHER('r', "ro", "ro", true, OPT_PATH_RO),
 	OTHER('w', "rw", "rw", true, OPT_PATH_RW),
 	OTHER('j', "join-ns", "join_ns", true, OPT_JOIN),
+	STRING(0, "join", "join", join, check_name),
 	OTHER('d', "debug", NULL, true, OPT_DEBUG),
 	OTHER(0, "config", NULL, true, OPT_CONFIG),
 	OTHER(0, "help", NULL, false, OPT_HELP),
@@ -347,7 +350,7 @@ int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 	ret = first_pass(&c, o);
 	if (ret)
 		return ret;
-	if (second_pass(&c, o) || opt_check_net(o))
+	if (second_pass(&c, o) || opt_check_net(o) || opt_check_member(o))
 		return -1;
 	return opt_check_joins(o);
 }

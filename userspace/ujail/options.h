@@ -69,6 +69,8 @@ struct jail_opts {
 				 * (NULL-terminated) */
 	int argc;
 	char *config;		/* --config FILE, for messages */
+	char *join;		/* --join NAME: a member of the running jail NAME */
+	bool timeout_given;	/* -t was given (not the default) */
 };
 
 /*

@@ -260,6 +260,7 @@ static int apply_json(struct jail_opts *o, const struct opt_spec *s,
 			return opt_fail(where, "expected a number of seconds from 0 to %d",
 					MAX_TIMEOUT);
 		o->term_timeout = (unsigned int)n;
+		o->timeout_given = true;
 		return 0;
 	case OPT_COMMAND:
 		return json_command(o, v, where);

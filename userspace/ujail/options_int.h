@@ -10,6 +10,7 @@
  *   options_paths.c   -r/-w SRC[:DST]
  *   options_join.c    -j PID:NS[,NS...]
  *   options_net.c     --veth and its addresses, together
+ *   options_member.c  --join NAME: what a member may not change
  *   options_config.c  --config FILE (JSON)
  *   options_usage.c   --help, --version
  */
@@ -110,6 +111,12 @@ int opt_check_joins(const struct jail_opts *o);
 
 /* The --veth options fit together; --veth turns -N on. */
 int opt_check_net(struct jail_opts *o);
+
+/* ---- --join (options_member.c) ---- */
+
+/* A member of a running jail takes its namespaces, root and cgroup as
+ * they are: the options that would make them are refused with --join. */
+int opt_check_member(const struct jail_opts *o);
 
 /* ---- the jail file (options_config.c) ---- */
 

@@ -50,6 +50,7 @@ int opt_set_timeout(struct jail_opts *o, const char *value, const char *where)
 		return opt_fail(where, "expected a number of seconds from 0 to %d",
 				MAX_TIMEOUT);
 	o->term_timeout = (unsigned int)v;
+	o->timeout_given = true;
 	return 0;
 }
 

@@ -7,16 +7,18 @@
  * copy of ujail per process. The command line is ujail's internal
  * interface, not a user's:
  *
- *   ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|"" [IFINDEX|"" [CGROUP|""]]
+ *   ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|"" [IFINDEX|"" [CGROUP|"" [RECORD]]]
  *	in place of the outer ujail: forwards signals to the stub, sends
  *	SIGKILL TIMEOUT seconds after a SIGTERM, writes PIDFILE (the
  *	service's host pid) when the service reports its start on
  *	STATUS_FD, removes it at the end, and exits with the jail's status;
  *	once the stub ended, it ends the jail's CGROUP (keeper_cgroup_end)
- *	and deletes the host's interface IFINDEX (--veth).
+ *	and deletes the host's interface IFINDEX (--veth); last it removes
+ *	the jail's RECORD (registry.h), whose lock it inherited.
  *   ujail-keeper init NAME SERVICE [NOTIFY_FD PROGRAM_FD]
  *	as the jail's PID 1: forwards signals to SERVICE, reaps every
- *	process, and once SERVICE ended kills the rest and exits with its
+ *	process, and once SERVICE ended waits for the members that joined
+ *	the jail (ujail --join, members.c), then kills the rest and exits with its
  *	status; with NOTIFY_FD (seccomp notify mode) it also gets the
  *	filter's listener there and answers each denial with the errno of
  *	the compiled program in PROGRAM_FD.
@@ -69,6 +71,7 @@ struct keeper_watch {
 	const char *pidfile;		/* NULL: none */
 	int host_ifindex;		/* --veth's host end, deleted at the end; 0: none */
 	const char *cgroup;		/* the jail's cgroup directory, or NULL */
+	const char *record;		/* the jail's record (--join), or NULL */
 };
 
 struct keeper_init {
@@ -86,6 +89,14 @@ struct keeper_init {
 int keeper_cgroup_end(const char *path, char *err, size_t errlen);
 
 int keeper_watch_run(const struct keeper_watch *w);
+
+/*
+ * As the jail's PID 1, once its own service ended: wait until the members
+ * that joined it (ujail --join) have ended too, forwarding the signals
+ * read from @sigfd to them and reaping orphans. Returns at once when we
+ * are not PID 1.
+ */
+void keeper_wait_members(const char *name, int sigfd);
 
 /*
  * Delete interface @ifindex of our network namespace (RTM_DELLINK), so

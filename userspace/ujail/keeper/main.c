@@ -41,7 +41,7 @@ static int usage(void)
 {
 	dprintf(STDERR_FILENO,
 		"ujail-keeper: the resident part of a jail, started by ujail(8) only:\n"
-		"  ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|\"\" [IFINDEX|\"\" [CGROUP|\"\"]]\n"
+		"  ujail-keeper watch NAME STUB STATUS_FD TIMEOUT PIDFILE|\"\" [IFINDEX|\"\" [CGROUP|\"\" [RECORD]]]\n"
 		"  ujail-keeper init NAME SERVICE [NOTIFY_FD PROGRAM_FD]\n");
 	return 2;
 }
@@ -72,7 +72,7 @@ static int watch_main(int argc, char **argv)
 	struct keeper_watch w = { .name = argv[2] };
 	long stub, timeout, ifindex = 0;
 
-	if (argc < 7 || argc > 9)
+	if (argc < 7 || argc > 10)
 		return usage();
 	if (argc >= 8 && *argv[7] && (ifindex = number(argv[7], 1, INT_MAX)) < 0)
 		return usage();
@@ -85,7 +85,8 @@ static int watch_main(int argc, char **argv)
 	w.stub = (pid_t)stub;
 	w.term_timeout = (unsigned int)timeout;
 	w.pidfile = *argv[6] ? argv[6] : NULL;
-	w.cgroup = argc == 9 && *argv[8] ? argv[8] : NULL;
+	w.cgroup = argc >= 9 && *argv[8] ? argv[8] : NULL;
+	w.record = argc == 10 && *argv[9] ? argv[9] : NULL;
 	return keeper_watch_run(&w);
 }
 

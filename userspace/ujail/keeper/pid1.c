@@ -2,7 +2,9 @@
 /*
  * "ujail-keeper init": the jail's PID 1 once the service runs (keeper.h).
  * As PID 1 of the pid namespace it reaps every orphan; when the service
- * itself ends, whatever it left behind is killed and the jail ends.
+ * itself ends, its process group is killed, and once the members that
+ * joined the jail (members.c) have ended too, whatever is left is killed
+ * and the jail ends.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,7 +42,15 @@ static bool reap(pid_t service, int *status)
 	return ended;
 }
 
-static int forward_and_reap(pid_t service, int sigfd)
+/* The service ended: the jail ends with its last member. */
+static void end_jail(const char *name, pid_t service, int sigfd)
+{
+	kill(-service, SIGKILL);
+	keeper_wait_members(name, sigfd);
+	kill_the_rest(service);
+}
+
+static int forward_and_reap(const char *name, pid_t service, int sigfd)
 {
 	struct signalfd_siginfo si;
 	int status = 0;
@@ -58,7 +68,7 @@ static int forward_and_reap(pid_t service, int sigfd)
 		if (si.ssi_signo != SIGCHLD)
 			kill(service, (int)si.ssi_signo);
 	}
-	kill_the_rest(service);
+	end_jail(name, service, sigfd);
 	return keeper_exit_code(status);
 }
 
@@ -86,7 +96,7 @@ static int supervise_seccomp(const struct keeper_init *in, int sigfd)
 		status = KEEPER_EXIT_SETUP;
 	}
 	ujs_loaded_program_free(&prog);
-	kill_the_rest(in->service);
+	end_jail(in->name, in->service, sigfd);
 	return status;
 }
 
@@ -100,5 +110,5 @@ int keeper_init_run(const struct keeper_init *in)
 	}
 	if (in->notify_fd >= 0)
 		return supervise_seccomp(in, sigfd);
-	return forward_and_reap(in->service, sigfd);
+	return forward_and_reap(in->name, in->service, sigfd);
 }

@@ -158,6 +158,8 @@ int keeper_watch_run(const struct keeper_watch *w)
 		end_cgroup(w);
 		if (w->host_ifindex)
 			keeper_delete_link(w->name, w->host_ifindex);
+		if (w->record)
+			unlink(w->record);
 		return KEEPER_EXIT_SETUP;
 	}
 	watch_loop(&s);
@@ -165,6 +167,9 @@ int keeper_watch_run(const struct keeper_watch *w)
 	end_cgroup(w);
 	if (w->host_ifindex)
 		keeper_delete_link(w->name, w->host_ifindex);
+	/* Still locked by us: no new jail of the name can have replaced it. */
+	if (w->record)
+		unlink(w->record);
 	if (s.pidfile_written)
 		unlink(w->pidfile);
 	return keeper_exit_code(s.status);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running named jails, for --join NAME: a jail started with -n NAME (and
+ * a pid namespace of its own) has a record RUNDIR/NAME, RUNDIR being
+ * $UJAIL_RUNDIR or /var/run/ujail. It holds two lines: the host pid of
+ * the jail's PID 1 and the jail's cgroup directory (empty: none).
+ *
+ * The record is held by an exclusive flock() for as long as the jail
+ * runs: the outer ujail takes it before anything starts and hands it to
+ * ujail-keeper watch, which removes the record when the jail has ended.
+ * A lock nobody holds is a jail that is gone (even one SIGKILLed), so a
+ * stale record never blocks a name and never leads a join astray.
+ */
+#ifndef UJAIL_REGISTRY_H
+#define UJAIL_REGISTRY_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define JAIL_RUNDIR_DEFAULT "/var/run/ujail"
+
+struct jail_record {
+	char path[PATH_MAX];
+	int fd;			/* locked; -1: none */
+};
+
+struct jail_record_info {
+	pid_t init_pid;		/* host pid of the jail's PID 1 */
+	char cgroup[PATH_MAX];	/* "": the jail has no cgroup of its own */
+};
+
+/*
+ * Take the record of @name (RUNDIR made if missing). -1 with @err when a
+ * running jail has the name, or the record cannot be made.
+ */
+int jail_record_claim(const char *name, struct jail_record *rec, char *err, size_t errlen);
+
+/* Write @pid and @cgroup (NULL: none) into the claimed record. */
+int jail_record_write(struct jail_record *rec, pid_t pid, const char *cgroup, char *err,
+		      size_t errlen);
+
+/* Drop the record (the jail did not start): unlinked, unlocked. */
+void jail_record_abandon(struct jail_record *rec);
+
+/* Close our descriptor only (the keeper inherited it). */
+void jail_record_close(struct jail_record *rec);
+
+/* Read the record of the running jail @name; -1 with @err if there is none. */
+int jail_record_read(const char *name, struct jail_record_info *info, char *err,
+		     size_t errlen);
+
+#endif
