@@ -21,8 +21,8 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-I$(TOP)/tests/kselftest/seccomp
 
 .PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
-	check demo bench bench-policy bench-ujail bench-utrace bench-jailfs bench-programs \
-	demo-programs clean
+	check demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
+	bench-programs demo-programs clean
 
 all: kernel kselftests
 
@@ -109,7 +109,8 @@ $(B)/bench/policy_bench: bench/policy_bench.c $(UB)/libujail-seccomp.a
 		-Wl,-Bstatic -lseccomp -Wl,-Bdynamic -ljson-c
 
 bench-programs: kselftests
-	@$(MAKE) -s $(B)/bench/log_errno_bench $(B)/bench/policy_bench $(B)/bench/spawn_time ujail
+	@$(MAKE) -s $(B)/bench/log_errno_bench $(B)/bench/policy_bench $(B)/bench/spawn_time \
+		$(B)/bench/ns_floor $(B)/bin/ujail-deps ujail
 
 $(B)/demo-bin/deny: scripts/demo/deny.c
 	@mkdir -p $(B)/demo-bin

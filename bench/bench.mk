@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# ujail's benchmark (bench/ujail_bench.sh) and its timer; included from the
-# top Makefile.
+# ujail's benchmarks (bench/ujail_bench.sh, bench/ujail_ns_bench.sh) and
+# their timer; included from the top Makefile.
 
 .PHONY: bench-ujail
 
@@ -15,7 +15,22 @@ $(B)/bench/ns_floor: $(TOP)/bench/ns_floor.c
 
 # On the host: ujail next to bubblewrap and unshare(1).
 bench-ujail: deps
-	@$(MAKE) -s ujail $(B)/bench/spawn_time $(B)/bench/ns_floor && bench/ujail_bench.sh
+	@$(MAKE) -s ujail $(B)/bin/ujail-deps $(B)/bench/spawn_time $(B)/bench/ns_floor && \
+		bench/ujail_bench.sh
+
+# What each namespace and the cgroup add to a jail's start-up, next to
+# bubblewrap (bench/ujail_ns_bench.sh): bench-ns on the host, bench-ns-qemu
+# in QEMU on the patched kernel, whose cgroup2 has the controllers the
+# limits need (a cgroup v1 host has none).
+.PHONY: bench-ns bench-ns-qemu
+
+bench-ns: deps
+	@$(MAKE) -s ujail $(B)/bin/ujail-deps $(B)/bench/spawn_time $(B)/bench/ns_floor && \
+		bench/ujail_ns_bench.sh
+
+bench-ns-qemu: deps kernel
+	@$(MAKE) -s ujail $(B)/bin/ujail-deps $(B)/bench/spawn_time $(B)/bench/ns_floor && \
+		bench/ujail_ns_bench.sh --qemu
 
 # utrace next to strace -f -c (bench/utrace_bench.sh), on the host.
 .PHONY: bench-utrace

@@ -4,7 +4,10 @@
 # 6.12 kernel, all in QEMU. TCG emulates the CPU, so compare ratios within
 # one run, not absolute times. Then the policy compiler against libseccomp
 # on the host kernel (real CPU; make bench-policy runs only that part),
-# and ujail next to bubblewrap and unshare(1) (make bench-ujail).
+# ujail next to bubblewrap and unshare(1) (make bench-ujail), and what each
+# namespace and the cgroup add to a jail's start-up, on the host and, for
+# the cgroup limits a cgroup v1 host cannot give, on the patched kernel in
+# QEMU (make bench-ns, make bench-ns-qemu).
 # Raw output stays in build/bench/.
 # CALLS (default 1000000) and BOOTS (default 3) tune the run.
 set -euo pipefail
@@ -78,3 +81,7 @@ echo "seccomp policies on the host kernel ($(uname -r)): ujail's compiler agains
 build/bench/policy_bench "$calls" | tee "$out/policy_bench.txt"
 echo
 bench/ujail_bench.sh
+echo
+bench/ujail_ns_bench.sh
+echo
+bench/ujail_ns_bench.sh --qemu
