@@ -20,8 +20,8 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
 	-I$(TOP)/tests/kselftest/seccomp
 
-.PHONY: all deps src kernel kernel-audit kernel-nolog kernel-vanilla headers kselftests \
-	check demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
+.PHONY: all deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla headers kselftests \
+	check check-debug demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
 	bench-programs demo-programs clean
 
 all: kernel kselftests
@@ -41,6 +41,9 @@ kernel-audit: src
 
 kernel-nolog: src
 	@scripts/kernel.sh build nolog
+
+kernel-debug: src
+	@scripts/kernel.sh build debug
 
 kernel-vanilla: deps
 	@scripts/kernel.sh build vanilla
@@ -84,6 +87,11 @@ include tests/kselftest/jailfs/build.mk
 
 check: deps
 	@scripts/check.sh
+
+# jailfs on the KASAN, lockdep and kmemleak kernel, with the minute-long
+# stress; make check runs it too unless UJAIL_CHECK_DEBUG=0.
+check-debug: deps
+	@scripts/check-debug.sh
 
 demo: deps
 	@scripts/demo.sh

@@ -2,7 +2,7 @@
 # Build jailfs as an external module against one kernel, with W=1; any
 # warning fails the build.
 #
-#   scripts/jailfs-build.sh patched|stock-6.12|stock-6.1
+#   scripts/jailfs-build.sh patched|debug|stock-6.12|stock-6.1
 #
 # The module lands in build/jailfs/NAME/jailfs.ko (the sources are copied
 # there: kbuild writes its objects next to them).
@@ -12,10 +12,10 @@ name=${1:-}
 die() { echo "jailfs-build.sh: $*" >&2; exit 1; }
 
 case $name in
-patched) kdir=$("$top/scripts/kernel.sh" modprep patched) ;;
+patched | debug) kdir=$("$top/scripts/kernel.sh" modprep "$name") ;;
 stock-6.12) "$top/scripts/stock-kernel.sh" 6.12 >/dev/null; kdir=$top/build/stock/6.12/headers ;;
 stock-6.1) "$top/scripts/stock-kernel.sh" 6.1 >/dev/null; kdir=$top/build/stock/6.1/headers ;;
-*) die "usage: jailfs-build.sh patched|stock-6.12|stock-6.1" ;;
+*) die "usage: jailfs-build.sh patched|debug|stock-6.12|stock-6.1" ;;
 esac
 
 out=$top/build/jailfs/$name

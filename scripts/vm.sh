@@ -133,7 +133,9 @@ for r in "${runs[@]}"; do
 	grep -E '^(not )?ok ' "$out/$name.tap" | sed "s/^/  [$name] /" || true
 done
 
-bad='(Oops|BUG:|WARNING:|KASAN|possible recursive locking|possible circular locking|inconsistent lock state|lockdep|Kernel panic|general protection fault|Call Trace:)'
+# Lockdep's reports start with WARNING: or INFO: (its banner at boot,
+# "RCU lockdep checking is enabled", is none).
+bad='(Oops|BUG:|WARNING:|KASAN|INFO: possible|INFO: trying to register|DEBUG_LOCKS_WARN_ON|Kernel panic|general protection fault|Call Trace:)'
 # A cgroup's memory limit at work (ujail's --memory-max) is no crash: its
 # OOM report, from "invoked oom-killer" to "Memory cgroup out of memory:
 # Killed process", is left out; a global OOM's report is kept.

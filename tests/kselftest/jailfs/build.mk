@@ -9,7 +9,7 @@ JAILFS_MODULES := $(foreach k,$(JAILFS_KERNELS),$(B)/jailfs/$(k)/jailfs.ko)
 JAILFS_TESTS := $(T)/jailfs_mount_test $(T)/jailfs_ops_test $(T)/jailfs_fsx_test \
 	$(T)/jailfs_stress_test
 
-.PHONY: jailfs jailfs-kselftests
+.PHONY: jailfs jailfs-debug jailfs-kselftests
 
 # The kernel first: the patched module is rebuilt when the kernel changed.
 jailfs: kernel
@@ -17,6 +17,13 @@ jailfs: kernel
 
 $(B)/jailfs/patched/jailfs.ko: $(JAILFS_SRC) $(B)/kernel/out-patched/.ujail-key
 	@scripts/jailfs-build.sh patched
+
+# The debug kernel's (make check-debug), not part of make jailfs.
+jailfs-debug: kernel-debug
+	@$(MAKE) -s $(B)/jailfs/debug/jailfs.ko
+
+$(B)/jailfs/debug/jailfs.ko: $(JAILFS_SRC) $(B)/kernel/out-debug/.ujail-key
+	@scripts/jailfs-build.sh debug
 
 $(B)/jailfs/stock-%/jailfs.ko: $(JAILFS_SRC)
 	@scripts/jailfs-build.sh stock-$*
