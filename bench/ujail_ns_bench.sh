@@ -71,7 +71,9 @@ if [ "$mode" = qemu ]; then
 	# As scripts/check.sh does for ujail's suite: pivot_root refuses the
 	# initramfs, and a chrooted process gets no user namespace, so the
 	# run is in a bind mount of / moved over /; cgroup2 on /sys/fs/cgroup.
-	setup='mkdir -p /newroot && mount --bind / /newroot && mount --rbind /dev /newroot/dev'
+	# bash's process substitution needs /dev/fd, which devtmpfs lacks.
+	setup='ln -sf /proc/self/fd /dev/fd && mkdir -p /newroot && mount --bind / /newroot'
+	setup+=' && mount --rbind /dev /newroot/dev'
 	setup+=' && mount -t proc proc /newroot/proc && mount -t sysfs sys /newroot/sys'
 	setup+=' && mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup && mount -t tmpfs tmp /newroot/tmp'
 	env="N=$N UJAIL=/opt/tests/ujb/bin/ujail DEPS=/opt/tests/ujail-deps TIMER=/opt/tests/spawn_time"
@@ -120,10 +122,9 @@ elif ! mkdir "$cg_mount/ujail-ns-bench.$$" 2>/dev/null; then
 	cg_why="$cg_mount is not writable"
 else
 	cg_parent=$cg_mount/ujail-ns-bench.$$
-	case " $(cat "$cg_mount/cgroup.controllers") " in
-	*" memory "*" pids "* | *" pids "*" memory "*) cg_limits=1 ;;
-	*) cg_why="no cgroup v2 controllers on this host" ;;
-	esac
+	offered=" $(cat "$cg_mount/cgroup.controllers") "
+	case $offered in *" memory "*) case $offered in *" pids "*) cg_limits=1 ;; esac ;; esac
+	[ -n "$cg_limits" ] || cg_why="no memory and pids controllers in $cg_mount"
 fi
 
 [ "$mode" = guest ] || exec > >(tee "$B/bench/ujail_ns_bench.txt")
@@ -169,8 +170,11 @@ measure() {
 		[ ! -t 2 ] || [ $((round % 10)) != 0 ] || printf '\rround %s/%s ' "$round" "$N" >&2
 		for k in "${keys[@]}"; do
 			[ -n "${cmd[$k]:-}" ] || continue
-			r=$(eval "\"\$TIMER\" -n 1 -w 0 -- ${cmd[$k]}") ||
+			r=$(eval "\"\$TIMER\" -n 1 -w 0 -- ${cmd[$k]}") || {
+				# Once more, for its message.
+				eval "${cmd[$k]}" >/dev/null || true
 				die "${label[$k]}: the command failed: ${cmd[$k]}"
+			}
 			[ "$round" = 0 ] || samples[$k]+="${r% *} "
 		done
 	done

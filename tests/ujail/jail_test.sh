@@ -443,6 +443,13 @@ check "the default record directory: /var/run/ujail" test -s "/var/run/ujail/$ma
 kill -TERM "$jail_pid"; wait "$jail_pid"
 check "  the record removed at the end" test ! -e "/var/run/ujail/$marker"
 UJAIL_RUNDIR=$tmp/run; export UJAIL_RUNDIR
+check "UJAIL_RUNDIR's missing parents are made" rc_is 0 env UJAIL_RUNDIR="$tmp/deep/er/run" \
+	"$U" -n "$marker" -- "$P/probe" exit 0
+check "  the directory is there" test -d "$tmp/deep/er/run"
+check "UJAIL_RUNDIR below a file: 1" rc_is 1 env UJAIL_RUNDIR="$tmp/ro.txt/run" \
+	"$U" -n "$marker" -- "$P/probe" write "$tmp/rwdir/ran"
+check "  message names it" err_has "jail records: mkdir $tmp/ro.txt/run: Not a directory"
+check "  the service did not start" test ! -e "$tmp/rwdir/ran"
 check "shared jails left nothing" nothing_left
 
 # ---- cgroup v2: the jail's own cgroup, limits ----

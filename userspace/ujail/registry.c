@@ -83,13 +83,33 @@ static int try_claim(struct jail_record *rec, const char *name, char *err, size_
 	return 0;
 }
 
+/* mkdir -p: a system without /var/run still gets its records. */
+static int make_dirs(const char *dir)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, dir, len + 1);
+	for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*slash = '/';
+	}
+	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 int jail_record_claim(const char *name, struct jail_record *rec, char *err, size_t errlen)
 {
 	rec->fd = -1;
 	if (record_path(name, rec->path, sizeof(rec->path), err, errlen))
 		return -1;
-	if (mkdir(rundir(), 0755) < 0 && errno != EEXIST)
-		return ujs_fail(err, errlen, "jail records: mkdir %s: %s (UJAIL_RUNDIR names "
+	if (make_dirs(rundir()) < 0)
+		return ujs_fail(err, errlen, "jail records: mkdir %s: %s (UJAIL_RUNDIR may name "
 				"another directory)", rundir(), strerror(errno));
 	for (int i = 0; i < CLAIM_TRIES; i++) {
 		int ret = try_claim(rec, name, err, errlen);
