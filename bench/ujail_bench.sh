@@ -7,6 +7,7 @@
 # root-setup case. Output: stdout and build/bench/ujail_bench.txt.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$top"
 B=$top/build
 out=$B/bench/ujail_bench.txt
@@ -46,22 +47,8 @@ trap 'exit 130' INT TERM
 mkdir -p "$B/bench"
 exec > >(tee "$out")
 
-# bwrap arguments staging what ujail stages for $1: the program, its ELF
-# interpreter, its libraries and ld.so.cache, as read-only binds of the
-# same files. Symlinks (/bin -> usr/bin on a merged /usr) become symlinks;
-# paths reached through a symlinked directory come with that directory.
-bwrap_stage() {
-	local f d
-	for f in $("$DEPS" "$1"); do
-		d=$(realpath "$(dirname "$f")")
-		[ "${d%/}/$(basename "$f")" = "$f" ] || continue
-		if [ -L "$f" ]; then
-			printf '%s\n' --symlink "$(readlink "$f")" "$f"
-		else
-			printf '%s\n' --ro-bind "$f" "$f"
-		fi
-	done
-}
+# shellcheck source=bench/bwrap_stage.sh
+. "$here/bwrap_stage.sh"
 mapfile -t BW_TRUE < <(bwrap_stage /bin/true)
 mapfile -t BW_SLEEP < <(bwrap_stage /bin/sleep)
 mapfile -t BW_CAT < <(bwrap_stage /bin/cat)

@@ -17,6 +17,7 @@
 # build/bench/ujail_ns_bench.txt (--qemu: ujail_ns_bench_qemu.txt).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 B=$top/build
 N=${N:-100}
 mode=host
@@ -83,7 +84,8 @@ if [ "$mode" = qemu ]; then
 	run+=" /bin/bash /opt/tests/ujail_ns_bench.sh --guest\""
 	echo "ujail_ns_bench: booting $kernel in QEMU (log: $out.log)"
 	scripts/vm.sh --kernel "$kernel" --out "$out" --timeout "${TIMEOUT:-3600}" --mem 1024 \
-		--file "$top/bench/ujail_ns_bench.sh" --file "$vmdir/ujb" --file "$DEPS" \
+		--file "$top/bench/ujail_ns_bench.sh" --file "$top/bench/bwrap_stage.sh" \
+		--file "$vmdir/ujb" --file "$DEPS" \
 		--file "$TIMER" --file "$FLOOR" "${host_files[@]}" \
 		--run "setup: $setup" --run "ujail_ns_bench: $run" >"$out.log" 2>&1 ||
 		{ cat "$out.log"; cat "$out/ujail_ns_bench.tap" 2>/dev/null; die "the guest run failed"; }
@@ -129,22 +131,8 @@ fi
 
 [ "$mode" = guest ] || exec > >(tee "$B/bench/ujail_ns_bench.txt")
 
-# bwrap arguments staging what ujail stages for $1 (as bench/ujail_bench.sh):
-# the program, its ELF interpreter, libraries and ld.so.cache, read-only;
-# symlinks stay symlinks, paths reached through a symlinked directory come
-# with that directory.
-bwrap_stage() {
-	local f d
-	for f in $("$DEPS" "$1"); do
-		d=$(realpath "$(dirname "$f")")
-		[ "${d%/}/$(basename "$f")" = "$f" ] || continue
-		if [ -L "$f" ]; then
-			printf '%s\n' --symlink "$(readlink "$f")" "$f"
-		else
-			printf '%s\n' --ro-bind "$f" "$f"
-		fi
-	done
-}
+# shellcheck source=bench/bwrap_stage.sh
+. "$here/bwrap_stage.sh"
 mapfile -t BW_TRUE < <(bwrap_stage "$TRUE")
 BW=(bwrap --unshare-pid --unshare-ipc --unshare-uts --dev /dev "${BW_TRUE[@]}")
 UJ=("$UJAIL" -n bench)
