@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -366,6 +367,38 @@ void jail_cgroup_close(struct jail_cgroup *cg)
 	cg->dir_fd = -1;
 }
 
+/* ---- the stub's start ---- */
+
+#define UJ_CLONE_INTO_CGROUP 0x200000000ULL
+
+/* struct clone_args of <linux/sched.h> up to .cgroup (5.7). */
+struct uj_clone_args {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+		stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+pid_t jail_cgroup_clone(struct jail_cgroup *cg, unsigned long flags)
+{
+	struct uj_clone_args args = {
+		.flags = flags | UJ_CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = (unsigned long long)cg->dir_fd,
+	};
+	pid_t pid;
+
+	/* Before the call: the child's copy of memory must say so too. */
+	cg->born_inside = true;
+	pid = (pid_t)syscall(SYS_clone3, &args, sizeof(args));
+	if (pid < 0)
+		cg->born_inside = false;
+	return pid;
+}
+
+bool jail_cgroup_clone_unsupported(int err)
+{
+	return err == ENOSYS || err == E2BIG || err == EINVAL;
+}
+
 /* ---- in the stub ---- */
 
 int jail_cgroup_enter(struct jail_cgroup *cg, bool newns, char *err, size_t errlen)
@@ -375,15 +408,16 @@ int jail_cgroup_enter(struct jail_cgroup *cg, bool newns, char *err, size_t errl
 	if (!cg->active)
 		return 0;
 	/* "0": the writer itself; the service, its child, starts in there. */
-	fd = openat(cg->dir_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "0", 1) != 1) {
+	fd = cg->born_inside ? -1 : openat(cg->dir_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+	if (!cg->born_inside && (fd < 0 || write(fd, "0", 1) != 1)) {
 		ujs_fail(err, errlen, "%s: join the cgroup %s: %s", cg->why, cg->path,
 			 strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	/* -F: the namespace's root is the jail's cgroup: it sees "0::/". */
 	if (newns && unshare(CLONE_NEWCGROUP) < 0)
 		return ujs_fail(err, errlen, "-F: unshare the cgroup namespace: %s",

@@ -7,6 +7,7 @@
  *
  *   outer, plan:   jail_cgroup_plan() checks the host, changes nothing;
  *   outer, start:  jail_cgroup_create() makes the cgroup, writes the limits;
+ *   start:         jail_cgroup_clone() starts the stub in it, or
  *   stub:          jail_cgroup_enter() moves it in (-F: and unshares the
  *                  cgroup namespace there, so the jail sees "0::/");
  *   end:           ujail-keeper watch kills what is left and removes it
@@ -33,6 +34,7 @@ struct jail_cgroup {
 	size_t existing;		/* parent[0..existing) existed; the rest
 					 * was made by this run */
 	int dir_fd;			/* path, for the stub; -1: none */
+	bool born_inside;		/* the stub was cloned into it */
 };
 
 /* Check @o's cgroup options against the host; 0, or -1 with @err. */
@@ -47,7 +49,20 @@ int jail_cgroup_create(const struct jail_opts *o, struct jail_cgroup *cg, const 
 /* Remove the (still empty) cgroup and the parents this run made. */
 void jail_cgroup_remove(struct jail_cgroup *cg);
 
-/* In the stub: join the cgroup; with @newns unshare the cgroup namespace. */
+#include <sys/types.h>
+
+/*
+ * Outer: a fork()-like clone3() of the stub straight into the cgroup
+ * (CLONE_INTO_CGROUP), with @flags: namespaces, CLONE_VFORK. Moving it in
+ * through cgroup.procs would wait for an RCU grace period. The pid, 0 in
+ * the child, or -1 and errno (ENOSYS, E2BIG, EINVAL: a kernel before 5.7).
+ */
+pid_t jail_cgroup_clone(struct jail_cgroup *cg, unsigned long flags);
+
+/* The kernel has no clone3() or no CLONE_INTO_CGROUP: use clone(). */
+bool jail_cgroup_clone_unsupported(int err);
+
+/* In the stub: join the cgroup (unless born in it); with @newns unshare the cgroup namespace. */
 int jail_cgroup_enter(struct jail_cgroup *cg, bool newns, char *err, size_t errlen);
 
 void jail_cgroup_close(struct jail_cgroup *cg);

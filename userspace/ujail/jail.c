@@ -7,6 +7,7 @@
  * writes the pid file when the service starts, and returns its status.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -239,6 +240,12 @@ static void plan_free(struct jail_plan *p)
 
 /* ---- the jail's start ---- */
 
+static pid_t stub_failed(struct jail_plan *p)
+{
+	jail_msg(p, "clone (new namespaces %#x): %s", p->ns.clone_flags, strerror(errno));
+	return -1;
+}
+
 static pid_t start_stub(struct jail_plan *p)
 {
 	char *stack = malloc(STUB_STACK_SIZE);
@@ -255,13 +262,20 @@ static pid_t start_stub(struct jail_plan *p)
 		return -1;
 	}
 	fflush(NULL);
-	/* Returns once the stub has become the keeper, or died. */
+	/* Both return once the stub has become the keeper, or died. */
+	if (p->cgroup.active) {
+		pid = jail_cgroup_clone(&p->cgroup, p->ns.clone_flags | CLONE_VFORK);
+		if (pid == 0)
+			_exit(jail_stub_main(p));	/* in a copy of our memory */
+		if (pid > 0 || !jail_cgroup_clone_unsupported(errno)) {
+			free(stack);	/* does not touch errno on success */
+			return pid < 0 ? stub_failed(p) : pid;
+		}
+	}
 	pid = clone(jail_stub_main, stack + STUB_STACK_SIZE,
 		    p->ns.clone_flags | CLONE_VM | CLONE_VFORK | SIGCHLD, p);
-	if (pid < 0)
-		jail_msg(p, "clone (new namespaces %#x): %s", p->ns.clone_flags, strerror(errno));
 	free(stack);
-	return pid;
+	return pid < 0 ? stub_failed(p) : pid;
 }
 
 /* Start the jail and become its watcher; returns only on failure. */
@@ -293,6 +307,9 @@ static int run_jail(struct jail_plan *p)
 	close(p->status_sock[1]);
 	p->status_sock[1] = -1;
 	watch.stub = stub;
+	/* A stub cloned into the cgroup had its own memory: ask the kernel. */
+	if (p->veth.on && !p->veth.host_ifindex)
+		p->veth.host_ifindex = (int)if_nametoindex(p->veth.host);
 	watch.host_ifindex = p->veth.host_ifindex;
 	if (p->record.fd >= 0 && jail_record_write(&p->record, stub, cgroup, err, sizeof(err))) {
 		jail_msg(p, "%s; stopping the jail", err);
