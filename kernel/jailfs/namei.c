@@ -32,49 +32,47 @@ static bool jailfs_same_name(struct dentry *a, struct dentry *b)
 	return same;
 }
 
-/*
- * Whether the lower dentry still is the object this dentry names. It takes
- * no reference and does not sleep, so it also serves RCU path walks: the
- * dentries it reads are freed only after a grace period, and a walk that
- * raced with a rename or an unlink is retried by the VFS.
- */
+/* Whether the lower dentry still is the object this dentry names. */
 static int jailfs_lower_current(struct dentry *dentry, struct dentry *lower)
 {
-	struct jailfs_entry *entry = JAILFS_I(d_inode_rcu(dentry))->entry;
-	struct dentry *parent;
+	struct jailfs_entry *entry = JAILFS_I(d_inode(dentry))->entry;
+	struct dentry *parent, *lower_parent;
 	int valid;
 
 	if (lower == entry->src.dentry)
 		return 1;
 	if (d_unhashed(lower) || d_is_negative(lower))
 		return 0;
-	rcu_read_lock();
-	parent = READ_ONCE(dentry->d_parent);
-	valid = READ_ONCE(lower->d_parent) == READ_ONCE(parent->d_fsdata) &&
+	parent = dget_parent(dentry);
+	lower_parent = dget_parent(lower);
+	valid = lower_parent == jailfs_lower_dentry(parent) &&
 		jailfs_same_name(dentry, lower) && jailfs_in_entry(lower, entry);
-	rcu_read_unlock();
+	dput(lower_parent);
+	dput(parent);
 	return valid;
 }
 
 static int jailfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
 	struct inode *inode = d_inode_rcu(dentry);
-	struct dentry *lower = READ_ONCE(dentry->d_fsdata);
-	struct inode *dir;
+	struct dentry *lower, *parent;
 	int valid;
 
 	/* Synthesized directories never change. */
 	if (inode && !JAILFS_I(inode)->entry)
 		return 1;
+	lower = READ_ONCE(dentry->d_fsdata);
+	/* An entry's root stays what it was when mounted (a bind mount). */
+	if (inode && lower == JAILFS_I(inode)->entry->src.dentry)
+		return 1;
+	if (flags & LOOKUP_RCU)
+		return -ECHILD;
 	if (inode)
 		return jailfs_lower_current(dentry, lower);
 	/* Negative: final only in a synthesized directory. */
-	rcu_read_lock();
-	dir = d_inode_rcu(READ_ONCE(dentry->d_parent));
-	valid = dir ? !JAILFS_I(dir)->entry : -ECHILD;
-	rcu_read_unlock();
-	if (valid == -ECHILD && !(flags & LOOKUP_RCU))
-		valid = 0;
+	parent = dget_parent(dentry);
+	valid = !JAILFS_I(d_inode(parent))->entry;
+	dput(parent);
 	return valid;
 }
 
