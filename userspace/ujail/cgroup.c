@@ -407,17 +407,18 @@ int jail_cgroup_enter(struct jail_cgroup *cg, bool newns, char *err, size_t errl
 
 	if (!cg->active)
 		return 0;
-	/* "0": the writer itself; the service, its child, starts in there. */
-	fd = cg->born_inside ? -1 : openat(cg->dir_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
-	if (!cg->born_inside && (fd < 0 || write(fd, "0", 1) != 1)) {
-		ujs_fail(err, errlen, "%s: join the cgroup %s: %s", cg->why, cg->path,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (fd >= 0)
+	if (!cg->born_inside) {
+		/* "0": the writer itself; the service, its child, starts in there. */
+		fd = openat(cg->dir_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "0", 1) != 1) {
+			ujs_fail(err, errlen, "%s: join the cgroup %s: %s", cg->why, cg->path,
+				 strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
 		close(fd);
+	}
 	/* -F: the namespace's root is the jail's cgroup: it sees "0::/". */
 	if (newns && unshare(CLONE_NEWCGROUP) < 0)
 		return ujs_fail(err, errlen, "-F: unshare the cgroup namespace: %s",
