@@ -81,8 +81,12 @@ if [ $usr = 1 ]; then
 	host_suite ujail-rootfs "$T/ujail/rootfs_test"
 	host_suite ujail-jail tests/ujail/jail_test.sh
 	host_suite seccomp-valgrind tests/seccomp/valgrind_test.sh
+	# Once per backend: ebpf (the default as root here) and ptrace.
 	host_suite utrace env VALGRIND=valgrind tests/utrace/utrace_test.sh
+	host_suite utrace-ptrace env UTRACE_BACKEND=ptrace tests/utrace/utrace_test.sh
 	host_suite utrace-asan env UTRACE="$top/build/bin-asan/utrace" tests/utrace/utrace_test.sh
+	host_suite utrace-asan-ptrace env UTRACE_BACKEND=ptrace UTRACE="$top/build/bin-asan/utrace" \
+		tests/utrace/utrace_test.sh
 	host_suite seccomp-run tests/seccomp/run_test.sh
 	host_suite seccomp-run-asan env UJAIL_SECCOMP="$top/build/bin-asan/ujail-seccomp" \
 		SHIM_GLIBC="$top/build/lib/libpreload-seccomp.so" \
@@ -139,7 +143,8 @@ ujail_run='unshare -m sh -c "cd /newroot && mount --move . / && exec chroot . en
 ujail_run+=' UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
 ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh"'
 # utrace in the guest: stock kernels have IA32 emulation (the test kernel
-# and this host do not), so the i386 counts are checked there. Static
+# and this host do not), so the i386 counts are checked there, with both
+# backends (the stock kernel has BTF for the ebpf one). Static
 # round-trip programs: the guest's ujail-seccomp has no shim beside it.
 vmut=$top/build/vm-utrace
 rm -rf "$vmut" && mkdir -p "$vmut" && cp -a "$T/utrace" "$vmut/utrace-progs" 2>/dev/null
@@ -210,7 +215,8 @@ if [ $built = 1 ]; then
 		--run 'log_errno_absent: ./log_errno_absent_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
 		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run" \
-		--run "utrace: $utrace_run" \
+		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
+		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 	vm_suite stock-6.1 "$stock61" --timeout 300 \
 		--file "$T/log_errno_absent_test" "${jf_stock61[@]}" \

@@ -21,6 +21,9 @@ xz-utils
 kmod
 musl-tools
 libjson-c-dev
+libbpf-dev
+bpftool
+zlib1g-dev
 libnl-3-dev
 libnl-route-3-dev
 libcap-dev

@@ -192,6 +192,12 @@ static void test_defaults_and_command(void)
 	jail_opts_free(&o);
 	result_free(&r);
 
+	r = parse(&o, ARGS("--trace", "/tmp/p.json", "--trace-backend", "ptrace", "/bin/true"));
+	ok(r.rc == 0 && str_eq(o.trace, "/tmp/p.json") && str_eq(o.trace_backend, "ptrace"),
+	   "--trace FILE --trace-backend ptrace");
+	jail_opts_free(&o);
+	result_free(&r);
+
 	r = parse(&o, ARGS("-t", "0", "-t", "86400", "-n", "a", "-n", "b", "--", "/x"));
 	ok(r.rc == 0 && o.term_timeout == 86400 && str_eq(o.name, "b"),
 	   "-t 0..86400; a value given twice: the last wins");
@@ -614,6 +620,10 @@ static void test_veth(void)
 	expect_error(ARGS("--veth", "vh0", "--jail-addr", "10.0.0.2/30", "--gateway", "gw",
 			  "/bin/true"),
 		     "ujail: --gateway 'gw': not an IPv4 or IPv6 address");
+	expect_error(ARGS("--trace-backend", "ebpf", "/bin/true"),
+		     "ujail: --trace-backend needs --trace FILE");
+	expect_error(ARGS("--trace", "/tmp/p.json", "--trace-backend", "bpf", "/bin/true"),
+		     "ujail: --trace-backend 'bpf': must be auto, ebpf or ptrace");
 	expect_error(ARGS("--host-addr", "10.0.0.1/30", "/bin/true"), "ujail: --host-addr needs --veth");
 	expect_error(ARGS("--gateway", "10.0.0.1", "/bin/true"), "ujail: --gateway needs --veth");
 	expect_error(ARGS("--veth", "vh0", "--gateway", "10.0.0.1", "/bin/true"),

@@ -43,9 +43,13 @@ static int grow(struct utrace_counts *c)
 	return 0;
 }
 
-int utrace_count_add(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr)
+int utrace_count_add_many(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr,
+			  uint64_t calls)
 {
 	struct utrace_count *e;
+
+	if (!calls)
+		return 0;
 
 	if ((c->used + 1) * 2 > c->cap && grow(c))
 		return -1;
@@ -55,9 +59,14 @@ int utrace_count_add(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr)
 		e->nr = nr;
 		c->used++;
 	}
-	e->calls++;
-	c->total++;
+	e->calls += calls;
+	c->total += calls;
 	return 0;
+}
+
+int utrace_count_add(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr)
+{
+	return utrace_count_add_many(c, audit_arch, nr, 1);
 }
 
 uint64_t utrace_count_get(const struct utrace_counts *c, uint32_t audit_arch, uint32_t nr)

@@ -28,6 +28,10 @@ struct utrace_counts {
 /* One more call of @nr on @audit_arch; -1 when out of memory. */
 int utrace_count_add(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr);
 
+/* @calls more (counted elsewhere: the ebpf backend); -1 when out of memory. */
+int utrace_count_add_many(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr,
+			  uint64_t calls);
+
 /* Calls of one (architecture, number), 0 if never seen. */
 uint64_t utrace_count_get(const struct utrace_counts *c, uint32_t audit_arch,
 			  uint32_t nr);

@@ -26,6 +26,20 @@ int utrace_seen_check(const struct ujs_policy *seen, char *err, size_t errlen)
 	return 0;
 }
 
+bool utrace_seen_covers(const struct ujs_policy *seen, uint32_t audit_arch, uint32_t nr)
+{
+	const struct ujs_arch *a = utrace_arch_of(audit_arch, nr);
+	const char *name = ujs_syscall_name_audit(audit_arch, nr);
+	bool listed = seen->n_archs == 0 && a == ujs_arch_native();
+
+	for (size_t i = 0; i < seen->n_archs && !listed; i++)
+		listed = seen->archs[i] == a;
+	for (size_t i = 0; listed && name && i < seen->n_rules; i++)
+		if (!strcmp(seen->rules[i].name, name))
+			return true;
+	return false;
+}
+
 /*
  * The compiler kills the architectures a policy does not list (and x32
  * on x86_64 unless listed); the tracer wants to see their calls too. In a

@@ -11,8 +11,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compile.h"
+#include "counts.h"
 #include "policy.h"
 
 struct utrace_filter {
@@ -32,6 +34,13 @@ int utrace_filter_build(struct utrace_filter *f, const struct ujs_policy *seen,
  * naming the first rule that is not.
  */
 int utrace_seen_check(const struct ujs_policy *seen, char *err, size_t errlen);
+
+/*
+ * Whether the filter built with @seen lets the call @nr of @audit_arch
+ * run without a stop: its name is listed, on an architecture listed (the
+ * native one when none is).
+ */
+bool utrace_seen_covers(const struct ujs_policy *seen, uint32_t audit_arch, uint32_t nr);
 
 /*
  * Install @f in the calling thread. Without no_new_privs when the caller

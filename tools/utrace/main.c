@@ -12,6 +12,7 @@
 #include "load.h"
 #include "policy_out.h"
 #include "run.h"
+#include "session.h"
 #include "trace.h"
 
 #define EXIT_USAGE 2
@@ -19,28 +20,37 @@
 
 static const char usage_text[] =
 "Usage: utrace [-o FILE] [--format oci|legacy] [--default ACTION[:ERRNO]]\n"
-"              [--coverage] [--summary] -- CMD [ARG]...\n"
+"              [--backend auto|ebpf|ptrace] [--coverage] [--summary]\n"
+"              -- CMD [ARG]...\n"
 "\n"
 "Run CMD, follow it and every process and thread it starts (fork, vfork,\n"
 "clone, execve), count each syscall they make, and write the seccomp policy\n"
 "that allows exactly those calls, the most frequent first (a linear filter\n"
 "then meets them early). The policy loads with ujail -S and ujail-seccomp.\n"
 "\n"
-"How: CMD starts with a seccomp filter that returns SECCOMP_RET_TRACE for\n"
-"every call, and utrace traces it with PTRACE_O_TRACESECCOMP: one stop per\n"
-"syscall, at its entry, where strace stops twice. Counts are exact, per\n"
-"thread and process, and kept apart per architecture: on x86_64, calls made\n"
-"through the i386 (int $0x80) or x32 ABI are counted as such and their\n"
-"architecture is listed in the policy. As root the filter is installed\n"
-"without no_new_privs, so set-user-ID programs behave as untraced; other\n"
-"users get no_new_privs, which the kernel requires. Static and dynamic\n"
-"programs, glibc or musl, are traced the same way.\n"
+"How (--backend): by default (auto) an eBPF program on the kernel's\n"
+"sys_enter and sched_process_fork tracepoints counts the calls of CMD and\n"
+"of every task it starts, in the kernel: CMD never stops, so it runs at\n"
+"almost its own speed. That needs root (CAP_BPF and CAP_PERFMON) and a\n"
+"kernel with BPF and BTF (CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS,\n"
+"CONFIG_DEBUG_INFO_BTF; 5.11 or later). Where the counter cannot load,\n"
+"utrace says why on stderr and uses ptrace: CMD starts with a seccomp\n"
+"filter that returns SECCOMP_RET_TRACE for every call, and utrace traces\n"
+"it with PTRACE_O_TRACESECCOMP: one stop per syscall, at its entry, where\n"
+"strace stops twice. Either way counts are exact, per thread and process,\n"
+"start at CMD's execve(), and are kept apart per architecture: on x86_64,\n"
+"calls made through the i386 (int $0x80) or x32 ABI are counted as such\n"
+"and their architecture is listed in the policy. With ptrace, as root the\n"
+"filter is installed without no_new_privs, so set-user-ID programs behave\n"
+"as untraced; other users get no_new_privs, which the kernel requires.\n"
+"Static and dynamic programs, glibc or musl, are traced the same way.\n"
 "\n"
 "utrace passes SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM\n"
 "and SIGWINCH sent to it on to CMD (those from a terminal reach CMD by\n"
 "themselves), waits until every traced process has exited, writes the\n"
 "policy, and exits as CMD did: with its exit status, or killed by the same\n"
-"signal. If utrace dies, the traced processes are killed (PTRACE_O_EXITKILL).\n"
+"signal. If utrace dies, CMD is killed (with ptrace, every traced process:\n"
+"PTRACE_O_EXITKILL).\n"
 "A syscall that no table names is left out of the policy with a warning. When\n"
 "no call was traced (CMD could not start), nothing is written.\n"
 "\n"
@@ -61,26 +71,34 @@ static const char usage_text[] =
 "                      SCMP_ACT_TRAP, SCMP_ACT_LOG, ...), with :ERRNO for\n"
 "                      defaultErrnoRet (SCMP_ACT_LOG_ERRNO:13); legacy\n"
 "                      takes only the kill and errno actions\n"
-"  -C, --coverage      stop only on calls not in the policy FILE (-o, which\n"
-"                      is required) already has, and add them to it: the\n"
-"                      filter allows the names FILE lists, on the\n"
-"                      architectures it lists, without a stop. For growing\n"
-"                      a policy over several runs at little cost. A seccomp\n"
-"                      filter cannot be loosened once installed, so the set\n"
-"                      that runs free is fixed when CMD starts: within one\n"
-"                      run every call not in FILE still stops, and only\n"
-"                      those are counted. FILE's names keep their order;\n"
-"                      the new ones follow, most frequent first. Without\n"
-"                      FILE this is the normal mode\n"
+"  -b, --backend NAME  how calls are counted: auto (the default: ebpf if\n"
+"                      it loads, else ptrace, saying why), ebpf (fail if\n"
+"                      the eBPF counter cannot load) or ptrace\n"
+"  -C, --coverage      add the calls not in the policy FILE (-o, which is\n"
+"                      required) already has to it: FILE's names keep\n"
+"                      their order, the new ones follow, most frequent\n"
+"                      first. For growing a policy over several runs.\n"
+"                      With ptrace, only the new calls stop: the filter\n"
+"                      allows the names FILE lists, on the architectures\n"
+"                      it lists (a seccomp filter cannot be loosened, so\n"
+"                      that set is fixed when CMD starts); with ebpf\n"
+"                      nothing stops anyway. Without FILE this is the\n"
+"                      normal mode\n"
 "  -c, --summary       print the calls per architecture and syscall, most\n"
 "                      frequent first, on stderr when CMD is done\n"
 "  -h, --help          this text\n"
 "\n"
+"Environment:\n"
+"  UTRACE_BACKEND      the backend when --backend is not given (also for\n"
+"                      ujail --trace)\n"
+"\n"
 "Exit status: CMD's; 2 for a bad option; 127 when CMD cannot be started;\n"
-"1 when tracing or writing the policy failed (CMD's status is lost then).\n"
+"1 when tracing or writing the policy failed (CMD's status is lost then),\n"
+"or --backend ebpf could not load its counter.\n"
 "\n"
 "Examples:\n"
 "  utrace -o echo.json -- /bin/echo hello\n"
+"  utrace --backend ptrace -o echo.json -- /bin/echo hello\n"
 "  utrace --summary --default SCMP_ACT_LOG_ERRNO:1 -o httpd.json -- \\\n"
 "      busybox httpd -f -p 8080\n"
 "  ujail -S echo.json -- /bin/echo hello    # runs under what was learnt\n"
@@ -89,6 +107,7 @@ static const char usage_text[] =
 
 struct args {
 	struct utrace_run_opts run;
+	enum utrace_backend backend;
 	bool coverage;
 	char **argv;
 };
@@ -108,6 +127,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "default", required_argument, NULL, 'd' },
+		{ "backend", required_argument, NULL, 'b' },
 		{ "coverage", no_argument, NULL, 'C' },
 		{ "summary", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -117,8 +137,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 	char err[1024];
 	int c;
 
+	if (utrace_backend_from_env(&a->backend, err, sizeof(err)))
+		return usage_error("%s", err);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:f:d:Cch", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:f:d:b:Cch", longs, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->run.output = optarg;
@@ -129,6 +151,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 			break;
 		case 'd':
 			default_text = optarg;
+			break;
+		case 'b':
+			if (utrace_backend_parse(optarg, &a->backend, err, sizeof(err)))
+				return usage_error("%s", err);
 			break;
 		case 'C':
 			a->coverage = true;
@@ -175,16 +201,16 @@ static int load_seen(const struct args *a, struct ujs_policy **seen)
 struct exec_child {
 	const char *exe;
 	char **argv;
-	const struct utrace_filter *filter;
+	const struct utrace_session *session;
 };
 
-/* In the traced child: the filter, then the command. */
+/* In the traced child: the filter or the eBPF mark, then the command. */
 static int exec_traced(void *arg)
 {
 	const struct exec_child *c = arg;
 	char err[256];
 
-	if (utrace_filter_install(c->filter, err, sizeof(err))) {
+	if (utrace_session_begin(c->session, err, sizeof(err))) {
 		fprintf(stderr, "utrace: %s\n", err);
 		return EXIT_NOT_STARTED;
 	}
@@ -196,7 +222,7 @@ static int exec_traced(void *arg)
 int main(int argc, char **argv)
 {
 	struct args a = { .coverage = false };
-	struct utrace_filter f;
+	struct utrace_session session;
 	struct ujs_policy *seen = NULL;
 	char exe[PATH_MAX], err[1024];
 	int ret = parse_args(&a, argc, argv);
@@ -214,17 +240,17 @@ int main(int argc, char **argv)
 	if (load_seen(&a, &seen))
 		return EXIT_USAGE;
 	a.run.out.seen = seen;
-	if (utrace_filter_build(&f, seen, err, sizeof(err))) {
+	if (utrace_session_open(&session, a.backend, seen, "utrace", err, sizeof(err))) {
 		fprintf(stderr, "utrace: %s\n", err);
 		ujs_policy_free(seen);
 		return 1;
 	}
-	struct exec_child child = { exe, a.argv, &f };
+	struct exec_child child = { exe, a.argv, &session };
 	int status;
 
 	a.run.name = a.argv[0];
-	ret = utrace_run(&a.run, exec_traced, &child, &status);
-	utrace_filter_free(&f);
+	ret = utrace_run(&a.run, &session, exec_traced, &child, &status);
+	utrace_session_close(&session);
 	ujs_policy_free(seen);
 	if (ret)
 		return ret;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "policy_out.h"
+#include "session.h"
 
 struct utrace_run_opts {
 	const char *output;	/* the policy file; NULL: /tmp/NAME.PID.json */
@@ -18,13 +19,14 @@ struct utrace_run_opts {
 };
 
 /*
- * Trace @child(@arg) in a forked process (see utrace_spawn()) and all it
- * starts, passing signals on, until every traced process is gone; then
- * write the policy. Returns 0 with the traced process's wait status in
+ * Run @child(@arg) in a forked process (see utrace_spawn()), which calls
+ * utrace_session_begin(@s) last before its execve(), and count what it
+ * and all it starts call, passing signals on, until every one of them is
+ * gone; then write the policy. Returns 0 with the traced process's wait status in
  * @wait_status, or the exit status to end with after a message on stderr
  * (127: not started; 1: tracing or writing failed).
  */
-int utrace_run(const struct utrace_run_opts *ro, int (*child)(void *), void *arg,
-	       int *wait_status);
+int utrace_run(const struct utrace_run_opts *ro, const struct utrace_session *s,
+	       int (*child)(void *), void *arg, int *wait_status);
 
 #endif

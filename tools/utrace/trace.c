@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -67,7 +68,8 @@ int utrace_seize(pid_t pid, char *err, size_t errlen)
 }
 
 __attribute__((noreturn))
-static void child_run(int (*child)(void *), void *arg, const sigset_t *old, int go)
+static void child_run(int (*child)(void *), void *arg, const sigset_t *old, int go,
+		      bool seized)
 {
 	char byte;
 
@@ -75,13 +77,16 @@ static void child_run(int (*child)(void *), void *arg, const sigset_t *old, int 
 	if (read(go, &byte, 1) != 1)
 		_exit(127);
 	close(go);
+	/* Not traced: as PTRACE_O_EXITKILL would, die with the tracer. */
+	if (!seized)
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	sigaction(SIGCHLD, &caller_sigchld, NULL);
 	sigprocmask(SIG_SETMASK, old, NULL);
 	_exit(child(arg));
 }
 
-pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, char *err,
-		   size_t errlen)
+pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, bool seize,
+		   char *err, size_t errlen)
 {
 	int go[2];
 	pid_t pid;
@@ -100,10 +105,10 @@ pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, char *e
 	}
 	if (pid == 0) {
 		close(go[1]);
-		child_run(child, arg, old, go[0]);
+		child_run(child, arg, old, go[0], seize);
 	}
 	close(go[0]);
-	if (utrace_seize(pid, err, errlen) || write(go[1], "g", 1) != 1) {
+	if ((seize && utrace_seize(pid, err, errlen)) || write(go[1], "g", 1) != 1) {
 		close(go[1]);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);

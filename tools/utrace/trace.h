@@ -39,12 +39,13 @@ void utrace_block_signals(sigset_t *old);
 void utrace_forward_signals(pid_t pid, const sigset_t *old);
 
 /*
- * Fork; the child waits until it is traced, restores @old, and exits with
- * what @child(@arg) returns (if it returns: it may exec). Returns the
- * child's pid, traced, or -1 with @err (nothing is left running).
+ * Fork; the child waits until it is traced (@seize: with ptrace; else it
+ * gets SIGKILL when the tracer dies), restores @old, and exits with what
+ * @child(@arg) returns (if it returns: it may exec). Returns the child's
+ * pid, or -1 with @err (nothing is left running).
  */
-pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, char *err,
-		   size_t errlen);
+pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, bool seize,
+		   char *err, size_t errlen);
 
 /*
  * Attach to @pid with the options the tracer needs (also the stopped
@@ -54,7 +55,9 @@ int utrace_seize(pid_t pid, char *err, size_t errlen);
 
 /*
  * Follow every traced process until none is left; @t->main must be set.
- * 0, or -1 with @err (out of memory, or waitpid failed).
+ * Without ptrace (the ebpf backend) this waits for the child and, the
+ * caller being a child subreaper, for every descendant orphaned on the
+ * way. 0, or -1 with @err (out of memory, or waitpid failed).
  */
 int utrace_follow(struct utrace_tracer *t, char *err, size_t errlen);
 

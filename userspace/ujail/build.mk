@@ -70,7 +70,7 @@ $(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/
 	@mkdir -p $(@D)
 	$(CC) $(UJ_CFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
 		$(UJ_B)/libujail-seccomp.a \
-		$(UJ_LDLIBS) -lcap
+		$(UJ_LDLIBS) -lcap $(UT_BPF_LIBS)
 
 # The keeper: libc only, static with musl and -Os, so that a running jail
 # keeps tens of KB resident. From the seccomp library it takes the notify
@@ -86,12 +86,14 @@ $(UJ_KEEPER): $(UJ_KEEPER_SRC) $(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) | he
 	musl-gcc $(UJ_KEEPER_CFLAGS) -o $@ $(UJ_KEEPER_SRC)
 
 # Tests find their fixture scripts through UJ_TEST_DIR.
+# options.c takes --trace-backend's names from utrace's backend.c.
 $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a \
-		$(UJ_B)/libujail-seccomp-asan.a $(UJ_HDRS) $(TOP)/tests/unit/tap.h
+		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_HDRS) \
+		$(TOP)/tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -I$(TOP)/tests/unit \
 		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a \
-		$(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS) -lcap
+		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS) -lcap
 
 # No warnings under clang either.
 ujail-clang-check:

@@ -18,6 +18,7 @@
 #include "init.h"
 #include "jail.h"
 #include "jail_keeper.h"
+#include "jail_trace.h"
 #include "keeper/keeper.h"
 #include "rootfs.h"
 
@@ -45,11 +46,12 @@ static int follow_parent(struct jail_plan *p)
 /* Whatever the outer ujail inherited from its caller stays outside. */
 static void close_inherited_fds(struct jail_plan *p)
 {
-	int keep[5 + JAIL_MAX_JOINS + 2] = {
+	int keep[6 + JAIL_MAX_JOINS + 2] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp),
 		p->seccomp.keeper_fd, p->keeper_fd, p->userns_fd,
+		p->o->trace ? jail_trace_keep_fd() : -1,
 	};
-	size_t n = 5;
+	size_t n = 6;
 
 	for (size_t i = 0; i < p->ns.n_joins; i++)
 		keep[n++] = p->ns.join_pidfd[i];

@@ -3,14 +3,14 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 
-#include "filter.h"
 #include "jail.h"
 #include "jail_trace.h"
 #include "run.h"
+#include "session.h"
 #include "trace.h"
 
-/* Built before the fork; the service (same memory) installs it. */
-static struct utrace_filter trace_filter;
+/* Opened before the fork; the service (a copy of this memory) begins it. */
+static struct utrace_session trace_session;
 
 static int traced_jail(void *arg)
 {
@@ -23,25 +23,36 @@ int jail_trace_run(const struct jail_opts *o)
 		.output = o->trace, .name = o->argv[0],
 		.out = { .default_action = { .kind = UJS_ACT_KILL_PROCESS } },
 	};
+	enum utrace_backend backend = UTRACE_BACKEND_AUTO;
 	char err[1024];
 	int status, ret;
 
 	/* Holds ptrace over the jail: nothing may ptrace us either. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (utrace_output_check(o->trace, err, sizeof(err)) ||
-	    utrace_filter_build(&trace_filter, NULL, err, sizeof(err))) {
+	/* options.c checked the option's word; the environment's is checked here. */
+	if (o->trace_backend)
+		utrace_backend_parse(o->trace_backend, &backend, err, sizeof(err));
+	if ((!o->trace_backend && utrace_backend_from_env(&backend, err, sizeof(err))) ||
+	    utrace_output_check(o->trace, err, sizeof(err)) ||
+	    utrace_session_open(&trace_session, backend, NULL, "ujail: --trace", err,
+				sizeof(err))) {
 		fprintf(stderr, "ujail: --trace %s\n", err);
 		return JAIL_EXIT_SETUP;
 	}
 	/* A cast: jail_run() takes the options read-only. */
-	ret = utrace_run(&ro, traced_jail, (void *)o, &status);
-	utrace_filter_free(&trace_filter);
+	ret = utrace_run(&ro, &trace_session, traced_jail, (void *)o, &status);
+	utrace_session_close(&trace_session);
 	if (ret)
 		return ret == 127 ? JAIL_EXIT_SETUP : ret;
 	utrace_exit_like(status);
 }
 
-int jail_trace_install(char *err, size_t errlen)
+int jail_trace_begin(char *err, size_t errlen)
 {
-	return utrace_filter_install(&trace_filter, err, errlen);
+	return utrace_session_begin(&trace_session, err, errlen);
+}
+
+int jail_trace_keep_fd(void)
+{
+	return utrace_session_keep_fd(&trace_session);
 }

@@ -21,6 +21,7 @@
 #include "fs_backend.h"
 #include "net_addr.h"
 #include "options_int.h"
+#include "backend.h"
 #include "userns.h"
 
 #define DEFAULT_TIMEOUT 5	/* procd's default term_timeout too */
@@ -61,6 +62,16 @@ static const char *check_fs(const char *value)
 	return jail_fs_known(value) ? NULL : "must be jailfs, bind or auto";
 }
 
+/* utrace's session.c knows the backends; the table only checks the word. */
+static const char *check_trace_backend(const char *value)
+{
+	enum utrace_backend b;
+	char err[128];
+
+	return utrace_backend_parse(value, &b, err, sizeof(err)) ?
+		"must be auto, ebpf or ptrace" : NULL;
+}
+
 static const char *check_hostname(const char *value)
 {
 	if (!*value)
@@ -89,6 +100,7 @@ static const struct opt_spec specs[] = {
 	OTHER('t', "timeout", "timeout", true, OPT_TIMEOUT),
 	STRING('S', "seccomp", "seccomp", seccomp, check_not_empty),
 	STRING(0, "trace", NULL, trace, check_not_empty),
+	STRING(0, "trace-backend", NULL, trace_backend, check_trace_backend),
 	STRING(0, "fs", "fs", fs, check_fs),
 	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
 	STRING('U', "user", "user", user, check_not_empty),
@@ -352,6 +364,8 @@ int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 		return ret;
 	if (second_pass(&c, o) || opt_check_net(o) || opt_check_member(o))
 		return -1;
+	if (o->trace_backend && !o->trace)
+		return opt_fail(NULL, "--trace-backend needs --trace FILE");
 	return opt_check_joins(o);
 }
 

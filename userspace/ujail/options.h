@@ -30,6 +30,7 @@ struct jail_opts {
 	unsigned int term_timeout; /* -t, --timeout: SIGTERM, then SIGKILL after it (s) */
 	char *seccomp;		/* -S, --seccomp: policy file */
 	char *trace;		/* --trace: learn the policy into this file */
+	char *trace_backend;	/* --trace-backend: auto, ebpf or ptrace (NULL: auto) */
 	char *fs;		/* --fs: jailfs, bind or auto (NULL: auto) */
 	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
 	char *user;		/* -U, --user */

@@ -65,6 +65,8 @@ static const char usage[] =
 "  -c, --no-new-privs       set no_new_privs before COMMAND starts\n"
 "      --trace FILE         run COMMAND under utrace's tracer and write the\n"
 "                           seccomp policy it needs to FILE when it ends\n"
+"      --trace-backend NAME how --trace counts: auto (default: ebpf if it\n"
+"                           loads, else ptrace, saying why), ebpf, ptrace\n"
 "The process:\n"
 "  -e, --keep-env NAME      pass variable NAME from ujail's environment (the\n"
 "                           rest is not passed); repeats\n"

@@ -78,7 +78,7 @@ void jail_service_exec(struct jail_plan *p)
 {
 	const int keep[] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp), p->seccomp.notify_sock[1],
-		p->userns_fd,
+		p->userns_fd, p->o->trace ? jail_trace_keep_fd() : -1,
 	};
 	size_t n_env = 0;
 	char err[1024];
@@ -102,7 +102,7 @@ void jail_service_exec(struct jail_plan *p)
 		service_fail(p, JAIL_EXIT_SETUP, "prctl(PR_SET_NO_NEW_PRIVS)", strerror(errno));
 	announce_start(p);
 	/* Before -S's filter, which need not allow seccomp(). */
-	if (p->o->trace && jail_trace_install(err, sizeof(err)))
+	if (p->o->trace && jail_trace_begin(err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
 	if (jail_seccomp_install_static(&p->seccomp, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "seccomp", err);
