@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "errmsg.h"
 #include "init.h"
 #include "jail.h"
@@ -50,7 +51,7 @@ struct member {
 	int pidfd;			/* the jail's PID 1 */
 	int root_fd;			/* its root: /proc/PID/root */
 	int exe_fd;			/* COMMAND in the jail, O_PATH */
-	int cgroup_fd;			/* cgroup.procs of the jail's cgroup, or -1 */
+	struct jail_cgroup cgroup;	/* the jail's cgroup (active: it has one) */
 	int ns_flags;			/* CLONE_NEW* to join, but pid */
 };
 
@@ -181,15 +182,16 @@ static int check_shim(struct member *m, char *err, size_t errlen)
 
 static int open_cgroup(struct member *m, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 16];
+	struct jail_cgroup *cg = &m->cgroup;
 
 	if (!m->info.cgroup[0])
 		return 0;
-	snprintf(path, sizeof(path), "%s/cgroup.procs", m->info.cgroup);
-	m->cgroup_fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (m->cgroup_fd < 0)
+	snprintf(cg->path, sizeof(cg->path), "%s", m->info.cgroup);
+	cg->dir_fd = open(cg->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->dir_fd < 0)
 		return ujs_fail(err, errlen, "--join %s: the jail's cgroup %s: %s", m->p.name,
-				m->info.cgroup, strerror(errno));
+				cg->path, strerror(errno));
+	cg->active = true;
 	return 0;
 }
 
@@ -250,13 +252,14 @@ fail:
 static int member_main(void *arg)
 {
 	struct member *m = arg;
+	char err[PATH_MAX + 128];
 	sigset_t set;
 
 	keeper_signals(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	/* The cgroup first: nothing of the member runs outside its limits. */
-	if (m->cgroup_fd >= 0 && write(m->cgroup_fd, "0", 1) != 1) {
-		jail_msg(&m->p, "join the cgroup %s: %s", m->info.cgroup, strerror(errno));
+	/* The cgroup first (unless born in it): nothing of the member runs outside its limits. */
+	if (jail_cgroup_enter(&m->cgroup, false, err, sizeof(err)) < 0) {
+		jail_msg(&m->p, "%s", err);
 		_exit(JAIL_EXIT_SETUP);
 	}
 	if (m->ns_flags && setns(m->pidfd, m->ns_flags) < 0) {
@@ -286,12 +289,38 @@ static int open_member_channels(struct member *m)
 	return 0;
 }
 
+/*
+ * The member, born in the jail's cgroup where the kernel can (moving it
+ * in through cgroup.procs would wait for an RCU grace period), else moved
+ * in by member_main(). Like vfork(): returns once it has exec'ed or died.
+ */
+static pid_t clone_member(struct member *m)
+{
+	char *stack;
+	pid_t pid;
+
+	if (m->cgroup.active) {
+		pid = jail_cgroup_clone(&m->cgroup, CLONE_VFORK);
+		if (pid == 0)
+			_exit(member_main(m));	/* in a copy of our memory */
+		if (pid > 0 || !jail_cgroup_clone_unsupported(errno))
+			return pid;
+	}
+	stack = malloc(MEMBER_STACK_SIZE);
+	if (!stack) {
+		errno = ENOMEM;
+		return -1;
+	}
+	pid = clone(member_main, stack + MEMBER_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, m);
+	free(stack);	/* does not touch errno on success */
+	return pid;
+}
+
 /* Start the member and become its keeper; returns only on failure. */
 static int start_member(struct member *m)
 {
 	struct jail_seccomp *sc = &m->p.seccomp;
 	bool notify = jail_seccomp_notifies(sc);
-	char *stack;
 	sigset_t set;
 	pid_t pid;
 	int status;
@@ -303,15 +332,9 @@ static int start_member(struct member *m)
 		jail_msg(&m->p, "join the jail's pid namespace: %s", strerror(errno));
 		return JAIL_EXIT_SETUP;
 	}
-	stack = malloc(MEMBER_STACK_SIZE);
-	if (!stack) {
-		jail_msg(&m->p, "start the member: out of memory");
-		return JAIL_EXIT_SETUP;
-	}
 	keeper_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	pid = clone(member_main, stack + MEMBER_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, m);
-	free(stack);
+	pid = clone_member(m);
 	if (pid < 0) {
 		/* ENOMEM: the namespace's init is gone, the jail is ending. */
 		jail_msg(&m->p, "start the member in the jail: %s", errno == ENOMEM ?
@@ -335,7 +358,7 @@ static int start_member(struct member *m)
 static void member_free(struct member *m)
 {
 	int fds[] = {
-		m->pidfd, m->root_fd, m->exe_fd, m->cgroup_fd, m->p.keeper_fd, m->p.userns_fd,
+		m->pidfd, m->root_fd, m->exe_fd, m->cgroup.dir_fd, m->p.keeper_fd, m->p.userns_fd,
 		m->p.status_sock[0], m->p.status_sock[1],
 	};
 
@@ -357,7 +380,8 @@ int jail_join_run(const struct jail_opts *o)
 			.seccomp = { .memfd = -1, .keeper_fd = -1, .notify_sock = { -1, -1 } },
 			.record.fd = -1,
 		},
-		.pidfd = -1, .root_fd = -1, .exe_fd = -1, .cgroup_fd = -1,
+		.pidfd = -1, .root_fd = -1, .exe_fd = -1,
+		.cgroup = { .why = "--join", .dir_fd = -1 },
 	};
 	int status;
 
