@@ -18,4 +18,5 @@ ujail-vm: $(B)/bin-static/ujail $(B)/bin-static/ujail-seccomp ujail-jail-tests
 $(B)/bin-static/ujail: $(TOP)/userspace/ujail/main.c $(UJV_LIBS) \
 		$(wildcard $(TOP)/userspace/ujail/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -static -o $@ $< $(UJV_LIBS) -ljson-c -lcap $(UJ_NL_LIBS)
+	$(CC) $(UJ_CFLAGS) -static -o $@ $< $(UJV_LIBS) -ljson-c -lcap $(UJ_NL_LIBS) \
+		$(UT_BPF_LIBS)
