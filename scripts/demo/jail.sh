@@ -12,6 +12,21 @@ printf '%s\n' '#!/bin/busybox sh' 'echo "Content-Type: text/plain"' 'echo' \
 	'/bin/busybox mkdir /www/owned && echo "attacker: created /www/owned" || echo "attacker: mkdir refused"' \
 	>/www/cgi-bin/pwn
 
+step "ujail --trace /tmp/httpd.learnt.json -n learn -p -r /www -- /bin/busybox httpd -f -p 127.0.0.1:8081 -h /www &"
+echo "(utrace's eBPF counter needs a kernel with BTF; this small one has none, so ptrace counts)"
+$U --trace /tmp/httpd.learnt.json -n learn -p -r /www -- \
+	/bin/busybox httpd -f -p 127.0.0.1:8081 -h /www &
+learn=$!
+sleep 2
+step "wget -q -O - http://127.0.0.1:8081/ && kill -TERM %1      # one request, then stop it"
+wget -q -O - http://127.0.0.1:8081/
+kill -TERM $learn
+wait $learn
+step "cat /tmp/httpd.learnt.json      # the calls httpd made in its jail, most frequent first"
+sed -n 's/^ *"\([a-z0-9_]*\)",\{0,1\}$/\1/p' /tmp/httpd.learnt.json | tr '\n' ' ' |
+	fold -s -w 76 | sed 's/^/  /'
+echo
+
 step "ujail -n www -p -f --veth www0:eth0 --host-addr 10.0.9.1/30 --jail-addr 10.0.9.2/30 \\
       --memory-max 32M --pids-max 16 -S httpd.json -r /www -P /tmp/www.pid -- \\
       /bin/busybox httpd -f -p 10.0.9.2:8080 -h /www &"
