@@ -2,9 +2,9 @@
 # make demo: boot the patched kernel in QEMU and show a program hitting a
 # denied syscall: the errno it gets and the kernel's log line; then a real
 # service (busybox httpd) running under a policy file with ujail-seccomp;
-# its policy learnt by ujail --trace; then the same httpd in a whole ujail jail: a jailfs root, a user
-# namespace, a veth pair, cgroup limits, the policy, and a second service
-# joining it.
+# what it calls, learnt by ujail --trace; then the same httpd in a whole
+# ujail jail: a jailfs root, a user namespace, a veth pair, cgroup limits,
+# the policy, and a second service joining it.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
