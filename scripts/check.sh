@@ -218,9 +218,14 @@ if [ $built = 1 ]; then
 		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
 		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
+	# Debian 12's default kernel: utrace's eBPF counter loads there too.
 	vm_suite stock-6.1 "$stock61" --timeout 300 \
 		--file "$T/log_errno_absent_test" "${jf_stock61[@]}" \
+		"${utrace_vm[@]}" --file "$top/build/bin-static/ujail-seccomp" --file tests/lib/tap.sh \
+		--host-file /lib64/ld-linux-x86-64.so.2 --host-file /lib/x86_64-linux-gnu/libc.so.6 \
+		--host-file /lib/ld-musl-x86_64.so.1 \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
+		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 fi
 
