@@ -59,13 +59,12 @@ static int load_failed(const char *step, int error, char *err, size_t errlen)
 }
 
 #ifdef NATIVE_ARCH
-static int set_constants(struct utrace_kcount *skel)
+static void set_constants(struct utrace_kcount *skel)
 {
 	skel->rodata->native_arch = NATIVE_ARCH;
 	skel->rodata->compat_arch = COMPAT_ARCH;
 	skel->rodata->nr_execve = SYS_execve;
 	skel->rodata->nr_execveat = SYS_execveat;
-	return 0;
 }
 #endif
 
