@@ -187,6 +187,27 @@ sigterm_forwarded() {
 	expect "status after SIGTERM" "$?" 42 && grep -q rt_sigaction "$tmp/w.json"
 }
 check "SIGTERM sent to utrace goes to the program (exits 42), policy written" sigterm_forwarded
+
+# alive PID: the process exists and is not a zombie.
+alive() {
+	[ -e "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+# utrace SIGKILLed: the program it runs does not outlive it.
+dies_with_utrace() {
+	: >"$tmp/ready2"
+	"$U" -o "$tmp/k2.json" -- "$P/sigwait-glibc" term >"$tmp/ready2" 2>/dev/null &
+	upid=$!
+	n=0
+	while ! grep -q ready "$tmp/ready2" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	cpid=$(awk '{ print $2 }' "$tmp/ready2")
+	alive "$cpid" || { echo "# the program did not start"; return 1; }
+	kill -KILL $upid
+	wait $upid 2>/dev/null
+	n=0
+	while alive "$cpid" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	! alive "$cpid" || { echo "# pid $cpid still runs"; kill -KILL "$cpid"; return 1; }
+}
+check "utrace SIGKILLed: the program gets SIGKILL too" dies_with_utrace
 check "SIGCHLD ignored by the caller: the status still comes back" sh -c \
 	'trap "" CHLD; "$1" -o "$2/i.json" -- "$3" 9 2>/dev/null; [ $? = 9 ]' _ "$U" "$tmp" "$P/known-glibc"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * utrace's signal cases:
- *   sigwait term    waits for SIGTERM (announced by "ready" on stdout),
+ *   sigwait term    waits for SIGTERM (announced by "ready PID" on stdout),
  *                   exits 42 when it comes
  *   sigwait kill N  kills itself with signal N
  */
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "term")) {
 		signal(SIGTERM, on_term);
-		printf("ready\n");
+		printf("ready %d\n", (int)getpid());
 		fflush(stdout);
 		for (;;)
 			pause();
