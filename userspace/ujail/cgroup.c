@@ -367,7 +367,7 @@ void jail_cgroup_close(struct jail_cgroup *cg)
 	cg->dir_fd = -1;
 }
 
-/* ---- the stub's start ---- */
+/* ---- the start of the stub or of a member ---- */
 
 #define UJ_CLONE_INTO_CGROUP 0x200000000ULL
 
@@ -377,7 +377,8 @@ struct uj_clone_args {
 		stack_size, tls, set_tid, set_tid_size, cgroup;
 };
 
-pid_t jail_cgroup_clone(struct jail_cgroup *cg, unsigned long flags)
+/* clone3() into the cgroup, fork-like; -1 and errno as clone3's. */
+static pid_t clone_into(struct jail_cgroup *cg, unsigned long flags)
 {
 	struct uj_clone_args args = {
 		.flags = flags | UJ_CLONE_INTO_CGROUP,
@@ -394,9 +395,25 @@ pid_t jail_cgroup_clone(struct jail_cgroup *cg, unsigned long flags)
 	return pid;
 }
 
-bool jail_cgroup_clone_unsupported(int err)
+/* No clone3() or no CLONE_INTO_CGROUP (before 5.7). */
+static bool clone_into_unsupported(int err)
 {
 	return err == ENOSYS || err == E2BIG || err == EINVAL;
+}
+
+pid_t jail_cgroup_spawn(struct jail_cgroup *cg, unsigned long flags, int (*fn)(void *),
+			void *arg, void *stack_top)
+{
+	pid_t pid;
+
+	if (cg->active) {
+		pid = clone_into(cg, flags | CLONE_VFORK);
+		if (pid == 0)
+			_exit(fn(arg));	/* in a copy of our memory */
+		if (pid > 0 || !clone_into_unsupported(errno))
+			return pid;
+	}
+	return clone(fn, stack_top, flags | CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
 }
 
 /* ---- in the stub ---- */

@@ -7,7 +7,7 @@
  *
  *   outer, plan:   jail_cgroup_plan() checks the host, changes nothing;
  *   outer, start:  jail_cgroup_create() makes the cgroup, writes the limits;
- *   start:         jail_cgroup_clone() starts the stub in it, or
+ *   start:         jail_cgroup_spawn() starts the stub in it, or
  *   stub:          jail_cgroup_enter() moves it in (-F: and unshares the
  *                  cgroup namespace there, so the jail sees "0::/");
  *   end:           ujail-keeper watch kills what is left and removes it
@@ -52,15 +52,15 @@ void jail_cgroup_remove(struct jail_cgroup *cg);
 #include <sys/types.h>
 
 /*
- * Outer: a fork()-like clone3() of the stub straight into the cgroup
- * (CLONE_INTO_CGROUP), with @flags: namespaces, CLONE_VFORK. Moving it in
- * through cgroup.procs would wait for an RCU grace period. The pid, 0 in
- * the child, or -1 and errno (ENOSYS, E2BIG, EINVAL: a kernel before 5.7).
+ * Outer: start @fn(@arg) with @flags (namespaces) as CLONE_VFORK does,
+ * returning once it has exec'ed or died. Into the cgroup, if @cg is
+ * active, by a fork()-like clone3() with CLONE_INTO_CGROUP (moving in
+ * through cgroup.procs would wait for an RCU grace period); else, or on
+ * a kernel before 5.7, by clone() on @stack_top sharing our memory. The
+ * pid, or -1 and errno.
  */
-pid_t jail_cgroup_clone(struct jail_cgroup *cg, unsigned long flags);
-
-/* The kernel has no clone3() or no CLONE_INTO_CGROUP: use clone(). */
-bool jail_cgroup_clone_unsupported(int err);
+pid_t jail_cgroup_spawn(struct jail_cgroup *cg, unsigned long flags, int (*fn)(void *),
+			void *arg, void *stack_top);
 
 /* In the stub: join the cgroup (unless born in it); with @newns unshare the cgroup namespace. */
 int jail_cgroup_enter(struct jail_cgroup *cg, bool newns, char *err, size_t errlen);

@@ -7,8 +7,8 @@
  * writes the pid file when the service starts, and returns its status.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -240,12 +240,6 @@ static void plan_free(struct jail_plan *p)
 
 /* ---- the jail's start ---- */
 
-static pid_t stub_failed(struct jail_plan *p)
-{
-	jail_msg(p, "clone (new namespaces %#x): %s", p->ns.clone_flags, strerror(errno));
-	return -1;
-}
-
 static pid_t start_stub(struct jail_plan *p)
 {
 	char *stack = malloc(STUB_STACK_SIZE);
@@ -262,20 +256,13 @@ static pid_t start_stub(struct jail_plan *p)
 		return -1;
 	}
 	fflush(NULL);
-	/* Both return once the stub has become the keeper, or died. */
-	if (p->cgroup.active) {
-		pid = jail_cgroup_clone(&p->cgroup, p->ns.clone_flags | CLONE_VFORK);
-		if (pid == 0)
-			_exit(jail_stub_main(p));	/* in a copy of our memory */
-		if (pid > 0 || !jail_cgroup_clone_unsupported(errno)) {
-			free(stack);	/* does not touch errno on success */
-			return pid < 0 ? stub_failed(p) : pid;
-		}
-	}
-	pid = clone(jail_stub_main, stack + STUB_STACK_SIZE,
-		    p->ns.clone_flags | CLONE_VM | CLONE_VFORK | SIGCHLD, p);
+	/* Returns once the stub has become the keeper, or died. */
+	pid = jail_cgroup_spawn(&p->cgroup, p->ns.clone_flags, jail_stub_main, p,
+				stack + STUB_STACK_SIZE);
+	if (pid < 0)
+		jail_msg(p, "clone (new namespaces %#x): %s", p->ns.clone_flags, strerror(errno));
 	free(stack);
-	return pid < 0 ? stub_failed(p) : pid;
+	return pid;
 }
 
 /* Start the jail and become its watcher; returns only on failure. */

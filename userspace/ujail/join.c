@@ -289,38 +289,12 @@ static int open_member_channels(struct member *m)
 	return 0;
 }
 
-/*
- * The member, born in the jail's cgroup where the kernel can (moving it
- * in through cgroup.procs would wait for an RCU grace period), else moved
- * in by member_main(). Like vfork(): returns once it has exec'ed or died.
- */
-static pid_t clone_member(struct member *m)
-{
-	char *stack;
-	pid_t pid;
-
-	if (m->cgroup.active) {
-		pid = jail_cgroup_clone(&m->cgroup, CLONE_VFORK);
-		if (pid == 0)
-			_exit(member_main(m));	/* in a copy of our memory */
-		if (pid > 0 || !jail_cgroup_clone_unsupported(errno))
-			return pid;
-	}
-	stack = malloc(MEMBER_STACK_SIZE);
-	if (!stack) {
-		errno = ENOMEM;
-		return -1;
-	}
-	pid = clone(member_main, stack + MEMBER_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, m);
-	free(stack);	/* does not touch errno on success */
-	return pid;
-}
-
 /* Start the member and become its keeper; returns only on failure. */
 static int start_member(struct member *m)
 {
 	struct jail_seccomp *sc = &m->p.seccomp;
 	bool notify = jail_seccomp_notifies(sc);
+	char *stack;
 	sigset_t set;
 	pid_t pid;
 	int status;
@@ -332,9 +306,16 @@ static int start_member(struct member *m)
 		jail_msg(&m->p, "join the jail's pid namespace: %s", strerror(errno));
 		return JAIL_EXIT_SETUP;
 	}
+	stack = malloc(MEMBER_STACK_SIZE);
+	if (!stack) {
+		jail_msg(&m->p, "start the member: out of memory");
+		return JAIL_EXIT_SETUP;
+	}
 	keeper_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	pid = clone_member(m);
+	/* Born in the jail's cgroup where the kernel can, else moved in by member_main(). */
+	pid = jail_cgroup_spawn(&m->cgroup, 0, member_main, m, stack + MEMBER_STACK_SIZE);
+	free(stack);
 	if (pid < 0) {
 		/* ENOMEM: the namespace's init is gone, the jail is ending. */
 		jail_msg(&m->p, "start the member in the jail: %s", errno == ENOMEM ?
