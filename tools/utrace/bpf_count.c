@@ -16,6 +16,7 @@
 #include "count.skel.h"
 #include "count_bpf.h"
 #include "errmsg.h"
+#include "filter.h"
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH AUDIT_ARCH_X86_64
@@ -155,8 +156,8 @@ static int collect_lost(const struct utrace_bpf *b, uint64_t *v, int ncpus, char
 	return 0;
 }
 
-int utrace_bpf_collect(const struct utrace_bpf *b, struct utrace_counts *c, char *err,
-		       size_t errlen)
+int utrace_bpf_collect(const struct utrace_bpf *b, const struct ujs_policy *seen,
+		       struct utrace_counts *c, char *err, size_t errlen)
 {
 	int fd = bpf_map__fd(b->skel->maps.counts), ncpus = libbpf_num_possible_cpus();
 	struct utrace_bpf_key key, next, *prev = NULL;
@@ -172,6 +173,8 @@ int utrace_bpf_collect(const struct utrace_bpf *b, struct utrace_counts *c, char
 	while (!ret && bpf_map_get_next_key(fd, prev, &next) == 0) {
 		if (bpf_map_lookup_elem(fd, &next, v))
 			ret = ujs_fail(err, errlen, "read the BPF counts: %s", strerror(errno));
+		else if (seen && utrace_seen_covers(seen, next.arch, next.nr))
+			;	/* --coverage: a call the ptrace filter lets through */
 		else if (utrace_count_add_many(c, next.arch, next.nr, sum_percpu(v, ncpus)))
 			ret = ujs_fail(err, errlen, "counting calls: out of memory");
 		key = next;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "counts.h"
+#include "policy.h"
 
 struct utrace_bpf;
 
@@ -28,11 +29,13 @@ int utrace_bpf_arm_self(const struct utrace_bpf *b, char *err, size_t errlen);
 int utrace_bpf_arm_fd(const struct utrace_bpf *b);
 
 /*
- * Add the counted calls to @c once the traced tasks are gone: 0, or -1
+ * Add the counted calls to @c once the traced tasks are gone, but for
+ * those --coverage's @seen lets run without a stop under the ptrace
+ * backend (NULL: all), so that both backends count the same. 0, or -1
  * with @err (out of memory, or calls the kernel side could not record).
  */
-int utrace_bpf_collect(const struct utrace_bpf *b, struct utrace_counts *c, char *err,
-		       size_t errlen);
+int utrace_bpf_collect(const struct utrace_bpf *b, const struct ujs_policy *seen,
+		       struct utrace_counts *c, char *err, size_t errlen);
 
 /* Detach and free; NULL is fine. */
 void utrace_bpf_close(struct utrace_bpf *b);

@@ -50,7 +50,6 @@ int utrace_count_add_many(struct utrace_counts *c, uint32_t audit_arch, uint32_t
 
 	if (!calls)
 		return 0;
-
 	if ((c->used + 1) * 2 > c->cap && grow(c))
 		return -1;
 	e = find(c, audit_arch, nr);

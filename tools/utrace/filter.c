@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "counts.h"
 #include "errmsg.h"
 #include "filter.h"
 

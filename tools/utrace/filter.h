@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #include "compile.h"
-#include "counts.h"
 #include "policy.h"
 
 struct utrace_filter {

@@ -2,11 +2,9 @@
 /* One traced run; see run.h. */
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "errmsg.h"
 #include "run.h"
 #include "trace.h"
 
@@ -30,34 +28,6 @@ static int write_policy(const struct utrace_run_opts *ro, const struct utrace_tr
 	return 0;
 }
 
-/*
- * The kernel's counts into @t. With --coverage only the calls the ptrace
- * backend's filter would have stopped, so that both count the same.
- */
-static int collect_ebpf(const struct utrace_run_opts *ro, const struct utrace_session *s,
-			struct utrace_tracer *t, char *err, size_t errlen)
-{
-	struct utrace_counts all = { 0 };
-	struct utrace_count *e;
-	size_t n;
-	int ret = utrace_bpf_collect(s->bpf, &all, err, errlen);
-
-	if (ret || !ro->out.seen) {
-		t->counts = all;
-		return ret;
-	}
-	e = utrace_counts_sorted(&all, &n);
-	if (n && !e)
-		ret = -1;
-	for (size_t i = 0; !ret && i < n; i++)
-		if (!utrace_seen_covers(ro->out.seen, e[i].audit_arch, e[i].nr))
-			ret = utrace_count_add_many(&t->counts, e[i].audit_arch, e[i].nr,
-						    e[i].calls);
-	free(e);
-	utrace_counts_free(&all);
-	return ret ? ujs_fail(err, errlen, "counting calls: out of memory") : 0;
-}
-
 /* Until every traced process is gone; then the counts, from the kernel for ebpf. */
 static int follow(const struct utrace_run_opts *ro, const struct utrace_session *s,
 		  struct utrace_tracer *t, char *err, size_t errlen)
@@ -65,7 +35,7 @@ static int follow(const struct utrace_run_opts *ro, const struct utrace_session 
 	if (utrace_follow(t, err, errlen))
 		return -1;
 	if (s->backend == UTRACE_BACKEND_EBPF)
-		return collect_ebpf(ro, s, t, err, errlen);
+		return utrace_bpf_collect(s->bpf, ro->out.seen, &t->counts, err, errlen);
 	return 0;
 }
 

@@ -69,17 +69,20 @@ int utrace_seize(pid_t pid, char *err, size_t errlen)
 
 __attribute__((noreturn))
 static void child_run(int (*child)(void *), void *arg, const sigset_t *old, int go,
-		      bool seized)
+		      bool seized, pid_t tracer)
 {
 	char byte;
 
+	/*
+	 * Not traced: as PTRACE_O_EXITKILL would, die with the tracer; the
+	 * check closes the window before the prctl().
+	 */
+	if (!seized && (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != tracer))
+		_exit(127);
 	/* EOF without the byte: the tracer could not attach. */
 	if (read(go, &byte, 1) != 1)
 		_exit(127);
 	close(go);
-	/* Not traced: as PTRACE_O_EXITKILL would, die with the tracer. */
-	if (!seized)
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	sigaction(SIGCHLD, &caller_sigchld, NULL);
 	sigprocmask(SIG_SETMASK, old, NULL);
 	_exit(child(arg));
@@ -88,8 +91,8 @@ static void child_run(int (*child)(void *), void *arg, const sigset_t *old, int 
 pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, bool seize,
 		   char *err, size_t errlen)
 {
+	pid_t tracer = getpid(), pid;
 	int go[2];
-	pid_t pid;
 
 	const struct sigaction dfl = { .sa_handler = SIG_DFL };
 
@@ -105,7 +108,7 @@ pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, bool se
 	}
 	if (pid == 0) {
 		close(go[1]);
-		child_run(child, arg, old, go[0], seize);
+		child_run(child, arg, old, go[0], seize, tracer);
 	}
 	close(go[0]);
 	if ((seize && utrace_seize(pid, err, errlen)) || write(go[1], "g", 1) != 1) {

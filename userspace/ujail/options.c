@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cgroup_value.h"
 #include "fs_backend.h"
 #include "net_addr.h"
 #include "options_int.h"
-#include "backend.h"
 #include "userns.h"
 
 #define DEFAULT_TIMEOUT 5	/* procd's default term_timeout too */
@@ -62,7 +62,7 @@ static const char *check_fs(const char *value)
 	return jail_fs_known(value) ? NULL : "must be jailfs, bind or auto";
 }
 
-/* utrace's session.c knows the backends; the table only checks the word. */
+/* utrace's backend.c knows the backends; the table only checks the word. */
 static const char *check_trace_backend(const char *value)
 {
 	enum utrace_backend b;
