@@ -177,15 +177,22 @@ for v in $variants; do
 	check "sigwait-$v: the policy is written all the same" grep -Eq '"(kill|tkill|tgkill)"' "$tmp/s.json"
 done
 
-# SIGTERM to utrace reaches the program, which exits 42.
-sigterm_forwarded() {
+# waiting_under_utrace POLICY: sigwait-glibc waiting for SIGTERM under
+# utrace, in the background, once it is ready: $upid is utrace, $cpid the program.
+waiting_under_utrace() {
 	: >"$tmp/ready"
-	"$U" -o "$tmp/w.json" -- "$P/sigwait-glibc" term >"$tmp/ready" 2>/dev/null &
-	pid=$!
+	"$U" -o "$1" -- "$P/sigwait-glibc" term >"$tmp/ready" 2>/dev/null &
+	upid=$!
 	n=0
 	while ! grep -q ready "$tmp/ready" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-	kill -TERM $pid
-	wait $pid
+	cpid=$(awk '{ print $2 }' "$tmp/ready")
+}
+
+# SIGTERM to utrace reaches the program, which exits 42.
+sigterm_forwarded() {
+	waiting_under_utrace "$tmp/w.json"
+	kill -TERM $upid
+	wait $upid
 	expect "status after SIGTERM" "$?" 42 && grep -q rt_sigaction "$tmp/w.json"
 }
 check "SIGTERM sent to utrace goes to the program (exits 42), policy written" sigterm_forwarded
@@ -196,12 +203,7 @@ alive() {
 }
 # utrace SIGKILLed: the program it runs does not outlive it.
 dies_with_utrace() {
-	: >"$tmp/ready2"
-	"$U" -o "$tmp/k2.json" -- "$P/sigwait-glibc" term >"$tmp/ready2" 2>/dev/null &
-	upid=$!
-	n=0
-	while ! grep -q ready "$tmp/ready2" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-	cpid=$(awk '{ print $2 }' "$tmp/ready2")
+	waiting_under_utrace "$tmp/k2.json"
 	alive "$cpid" || { echo "# the program did not start"; return 1; }
 	kill -KILL $upid
 	wait $upid 2>/dev/null
