@@ -7,7 +7,8 @@
 # and the overheads (traced - untraced) of utrace as shares of strace's.
 # utrace's times include loading its eBPF counter. N (default 5) rounds;
 # in each, the four cases of a workload run one after the other (so that a
-# change in the machine's load hits all alike); the median per case. Output: stdout and build/bench/utrace_bench.txt.
+# change in the machine's load hits all alike); the median per case.
+# Output: stdout and build/bench/utrace_bench.txt.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
