@@ -96,6 +96,9 @@ if [ "$backend" = auto ]; then
 	"$U" -o "$tmp/b.json" -- /bin/true 2>&1 | grep -q "counting with ptrace stops" && backend=ptrace
 fi
 echo "# backend: $backend (UTRACE_BACKEND=${UTRACE_BACKEND:-})"
+# Whether root's eBPF counter loads here at all, whatever this run's backend.
+ebpf_loads=0
+"$U" -b ebpf -o "$tmp/b.json" -- /bin/true 2>/dev/null && ebpf_loads=1
 
 # status_of: TracerPid and Seccomp of the traced program, as it sees them.
 status_of() {
@@ -130,8 +133,7 @@ auto_falls_back() {
 }
 # util-linux's setpriv (busybox's has no --reuid); only where root can load
 # the counter, so that the missing capability is the one reason left.
-if [ "$(id -u)" = 0 ] && setpriv --reuid=0 true 2>/dev/null &&
-	"$U" -b ebpf -o "$tmp/b.json" -- /bin/true 2>/dev/null; then
+if [ "$(id -u)" = 0 ] && setpriv --reuid=0 true 2>/dev/null && [ $ebpf_loads = 1 ]; then
 	mkdir -p "$tmp/nobody" && chmod 1777 "$tmp/nobody" && chmod 711 "$tmp"
 	check "--backend ebpf without CAP_BPF: status 1, the reason, the program not run" ebpf_refused
 	check "auto without CAP_BPF: falls back to ptrace, says why, counts exact" auto_falls_back
@@ -347,6 +349,15 @@ httpd_once() {	# httpd_once MODE(--trace FILE | -S FILE)
 		{ sed 's/^/# /' "$tmp/h.err"; return 1; }
 }
 
+# trace_backend_used WORD SECCOMP: under ujail --trace --trace-backend WORD
+# (UTRACE_BACKEND set to nonsense, which the option overrides) the service
+# sees seccomp mode SECCOMP in /proc/self/status.
+trace_backend_used() {
+	got=$(UTRACE_BACKEND=bogus "$J" --trace "$tmp/tb.json" --trace-backend "$1" -p -n tb -- \
+		"$BB" grep Seccomp: /proc/self/status 2>"$tmp/tb.err" | awk '{ print $2 }')
+	expect "Seccomp with --trace-backend $1" "$got" "$2" || { sed 's/^/# /' "$tmp/tb.err"; return 1; }
+}
+
 if [ -x "$J" ] && [ "$(id -u)" = 0 ] && [ -n "$BB" ]; then
 	check "ujail --trace: busybox echo, then ujail -S" jail_trip echo "$BB" echo hi
 	check "ujail --trace: busybox sh with forks, then ujail -S" jail_trip sh "$BB" sh -c \
@@ -357,6 +368,12 @@ if [ -x "$J" ] && [ "$(id -u)" = 0 ] && [ -n "$BB" ]; then
 	check "ujail --trace -f -p: the service begins tracing from its user and pid namespace" \
 		jail_trip sh "$BB" sh -c "$BB ls /proc >/dev/null; exit 4"
 	JOPTS=
+	check "ujail --trace-backend ptrace: the service under the tracing filter, whatever UTRACE_BACKEND says" \
+		trace_backend_used ptrace 2
+	if [ $ebpf_loads = 1 ]; then
+		check "ujail --trace-backend ebpf: the service without a filter, whatever UTRACE_BACKEND says" \
+			trace_backend_used ebpf 0
+	fi
 	check "ujail --trace-backend without --trace: status 2, said" sh -c \
 		'"$1" --trace-backend ptrace -- /bin/true 2>&1 | grep -q "needs --trace FILE"; [ $? = 0 ]' _ "$J"
 	check "ujail --trace-backend bogus: refused, the words it takes named" sh -c \
