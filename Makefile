@@ -84,6 +84,7 @@ include tests/ujail/tests.mk
 include tests/ujail/vm.mk
 include bench/bench.mk
 include tests/kselftest/jailfs/build.mk
+include tests/runner/runner.mk
 
 check: deps
 	@scripts/check.sh

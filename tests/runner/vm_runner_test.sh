@@ -9,7 +9,7 @@ kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
 . "$top/tests/lib/tap.sh"
 
-echo "1..12"
+echo "1..13"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
 echo marker >"$work/modules/extra/probe.ko"
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
@@ -21,6 +21,14 @@ echo marker >"$work/modules/extra/probe.ko"
 	--run 'crashed: exit 3' >"$work.mixed.log" 2>&1
 rc=$?
 check "a failing test makes the runner fail" test $rc = 1
+# Multi-threaded TCG before QEMU 8.1 runs stale copies of code the guest
+# kernel has patched (scripts/vm_accel): there, TCG guests get one thread.
+qemu=$(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([0-9]*\.[0-9]*\).*/\1/p')
+want=tcg
+[ "$(printf '%s\n8.1\n' "$qemu" | sort -V | head -n 1)" = 8.1 ] || want=tcg,thread=single
+[ "$(cat "$top/build/vm-accel")" = tcg ] || want=kvm
+check "QEMU $qemu, $(cat "$top/build/vm-accel"): the guest runs under -accel $want" \
+	grep -q "under $want: good" "$work.mixed.log"
 check "a passing program's TAP is kept" grep -qx 'ok 1 fine' "$work/mixed/good.tap"
 check "--modules puts the tree at /lib/modules in the guest" grep -qx marker "$work/mixed/modules.tap"
 check "--host-file copies a host file and its symlinks to the same path" \
