@@ -54,7 +54,7 @@ build_step kselftests make -s kselftests || built=0
 usr=1
 build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
 build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
-build_step utrace make -s utrace-tests || usr=0
+build_step utrace make -s utrace-tests runner-progs || usr=0
 build_step clang make -s clang-check ujail-clang-check utrace-clang-check
 jf=1
 build_step jailfs make -s jailfs jailfs-kselftests || jf=0
@@ -154,6 +154,11 @@ utrace_vm=(
 )
 utrace_run='UTRACE=/opt/tests/utrace UTRACE_PROGS=/opt/tests/utrace-progs UJAIL_SECCOMP=/opt/tests/ujail-seccomp'
 utrace_run+=' UJAIL= RT_SUFFIX=-static TAP_SH=/opt/tests/tap.sh sh utrace_test.sh'
+# The kernels utrace's eBPF counter runs on also get a bounded version of
+# the text-patching stress (scripts/tcg-stress.sh runs it in rounds): the
+# guests' TCG mode (scripts/vm_accel) must keep them up under it.
+utrace_vm+=(--file "$T/runner/tpflip" --file tests/runner/tcg_stress.sh)
+tcg_stress_run='tcg_stress: RUNS=20 FLIPS=300 TAP_SH=/opt/tests/tap.sh sh tcg_stress.sh'
 [ $usr = 1 ] || built=0
 
 # jailfs in the guest: loaded, its kselftests, fsx and a short stress (the
@@ -217,6 +222,7 @@ if [ $built = 1 ]; then
 		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run" \
 		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
 		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run" \
+		--run "$tcg_stress_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 	# Debian 12's default kernel: utrace's eBPF counter loads there too.
 	vm_suite stock-6.1 "$stock61" --timeout 300 \
@@ -226,6 +232,7 @@ if [ $built = 1 ]; then
 		--host-file /lib/ld-musl-x86_64.so.1 \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
 		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
+		--run "$tcg_stress_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 fi
 
