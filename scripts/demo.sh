@@ -8,7 +8,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-make -s kernel demo-programs userspace ujail-vm build/jailfs/patched/jailfs.ko
+make -s kernel demo-programs userspace ujail-vm "$top/build/jailfs/patched/jailfs.ko"
 # ujail finds its keeper at ../lib/ujail from its binary.
 rm -rf build/demo-ujail && mkdir -p build/demo-ujail/bin build/demo-ujail/lib/ujail
 cp build/bin-static/ujail build/demo-ujail/bin/
