@@ -347,16 +347,21 @@ fi
 
 # ---- procd's command line ----
 sleep 100 & helper_pid=$!
-# procd's options; -l and -u where /dev/log and ubus's socket exist.
+# procd's options; -l and -u where /dev/log and ubus's socket exist (-D
+# stages udebug's socket where there is one, as procd does).
 procd_jail() {
 	set -- -t 5 -n procdsvc -h svchost -S "$tmp/deny.json" -U nobody -G nogroup \
-		-C "$tmp/caps.json" -c -p -s -o -N -F -P "$tmp/procd.pid" -E -e KEEP \
+		-C "$tmp/caps.json" -c -p -s -D -o -N -F -P "$tmp/procd.pid" -E -e KEEP \
 		-r "$tmp/ro.txt" -w "$tmp/rwdir" -j "$helper_pid:ipc"
 	[ -S /dev/log ] && set -- "$@" -l
 	[ -S /var/run/ubus/ubus.sock ] && set -- "$@" -u
 	env KEEP=1 "$U" "$@" -- "$P/probe-glibc" id
 }
 check "procd's argv starts the service" out_is "uid=65534 gid=65534 groups=0" procd_jail
+if [ ! -e /var/run/udebug.sock ]; then
+	check "-D without a udebug socket: the service runs" rc_is 0 "$U" -d 1 -D -- "$P/probe" exit 0
+	check "  -d 1 says it was not staged" err_has "-D: no udebug socket on the host"
+fi
 check "-j pid:ipc joins the namespace" out_is "$(readlink "/proc/$helper_pid/ns/ipc")" \
 	"$U" -p -j "$helper_pid:ipc" -- "$P/probe" ns ipc
 kill "$helper_pid"; wait "$helper_pid" 2>/dev/null; helper_pid=

@@ -286,14 +286,15 @@ static void fake_dev(bool with_log)
 		check(false, "fake /dev/log: %s", strerror(errno));
 }
 
-/* An empty tmpfs on /var/run, with an ubus socket if @with_ubus. */
-static void fake_var_run(bool with_ubus)
+/* An empty tmpfs on /var/run, with the ubus and udebug sockets if @with_sockets. */
+static void fake_var_run(bool with_sockets)
 {
 	if (mount("tmpfs", "/var/run", "tmpfs", 0, "mode=0755") < 0)
 		check(false, "fake /var/run: %s", strerror(errno));
-	if (with_ubus && (mkdir("/var/run/ubus", 0755) < 0 ||
-			  bound_socket("/var/run/ubus/ubus.sock", SOCK_STREAM) < 0))
-		check(false, "fake ubus socket: %s", strerror(errno));
+	if (with_sockets && (mkdir("/var/run/ubus", 0755) < 0 ||
+			     bound_socket("/var/run/ubus/ubus.sock", SOCK_STREAM) < 0 ||
+			     bound_socket("/var/run/udebug.sock", SOCK_STREAM) < 0))
+		check(false, "fake ubus and udebug sockets: %s", strerror(errno));
 }
 
 /* ---- case: everything at once ---- */
@@ -545,13 +546,14 @@ static void chain_inside(void)
 	check(file_is("/etc/group", "root:x:0:\n"), "no host group: a default root line only");
 }
 
-/* ---- case: /dev/log and ubus ---- */
+/* ---- case: /dev/log, ubus and udebug ---- */
 
 static void sockets_setup(struct jail_opts *o, struct path_set *deps)
 {
 	(void)deps;
 	o->dev_log = true;
 	o->ubus = true;
+	o->udebug = true;
 }
 
 static void sockets_prepare(void)
@@ -568,6 +570,8 @@ static void sockets_inside(void)
 	check(connect_errno("/dev/log", SOCK_DGRAM) == 0, "/dev/log reaches the host's logger");
 	check(connect_errno("/var/run/ubus/ubus.sock", SOCK_STREAM) == 0,
 	      "the ubus socket reaches the host's ubusd");
+	check(connect_errno("/var/run/udebug.sock", SOCK_STREAM) == 0,
+	      "-D: the udebug socket reaches the host's udebugd");
 	check(lstat("/var/run", &sb) == 0 && S_ISLNK(sb.st_mode),
 	      "/var/run is the host's link (as the host resolves it)");
 }
@@ -594,6 +598,25 @@ static void no_ubus_setup(struct jail_opts *o, struct path_set *deps)
 static void no_ubus_prepare(void)
 {
 	fake_var_run(false);
+}
+
+/* ---- case: -D without a udebug socket: skipped, as procd does ---- */
+
+static void no_udebug_setup(struct jail_opts *o, struct path_set *deps)
+{
+	(void)deps;
+	o->udebug = true;
+}
+
+static void no_udebug_prepare(void)
+{
+	fake_var_run(false);
+}
+
+static void no_udebug_inside(void)
+{
+	check(lstat_errno("/var/run/udebug.sock") == ENOENT,
+	      "-D without a udebug socket on the host: none in the jail, no error");
 }
 
 static void bad_user_setup(struct jail_opts *o, struct path_set *deps)
@@ -663,6 +686,7 @@ static const struct tcase cases[] = {
 	{ "no_dev_log", no_log_setup, no_log_prepare, NULL, { "no /dev/log on the host" }, NULL },
 	{ "no_ubus", no_ubus_setup, no_ubus_prepare, NULL,
 	  { "no ubus socket", "ubus.sock" }, NULL },
+	{ "no_udebug", no_udebug_setup, no_udebug_prepare, no_udebug_inside, { NULL }, NULL },
 	{ "bad_user", bad_user_setup, NULL, NULL, { "ujail-no-such-user", "not found" }, NULL },
 	{ "bad_group", bad_group_setup, NULL, NULL, { "ujail-no-such-group", "not found" }, NULL },
 	{ "missing_src", missing_src_setup, NULL, NULL,

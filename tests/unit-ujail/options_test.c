@@ -79,7 +79,7 @@ static bool same_opts(const struct jail_opts *a, const struct jail_opts *b)
 		    str_eq(a->user, b->user) && str_eq(a->group, b->group) &&
 		    str_eq(a->pidfile, b->pidfile) &&
 		    a->no_new_privs == b->no_new_privs && a->proc == b->proc &&
-		    a->sys == b->sys && a->ubus == b->ubus &&
+		    a->sys == b->sys && a->ubus == b->ubus && a->udebug == b->udebug &&
 		    a->dev_log == b->dev_log && a->ro_root == b->ro_root &&
 		    a->netns == b->netns && a->userns == b->userns &&
 		    a->cgroupns == b->cgroupns && a->fail_hard == b->fail_hard &&
@@ -113,7 +113,7 @@ static const char *procd_argv[] = {
 	"/sbin/ujail", "-t", "5", "-n", "dnsmasq", "-h", "router",
 	"-S", "/etc/seccomp/dnsmasq.json", "-U", "dnsmasq",
 	"-G", "dnsmasq", "-C", "/etc/capabilities/dnsmasq.json",
-	"-c", "-p", "-s", "-u", "-l", "-o", "-N", "-F",
+	"-c", "-p", "-s", "-u", "-D", "-l", "-o", "-N", "-F",
 	"-P", "/var/run/dnsmasq.pid", "-E", "-e", "TZ", "-e", "LANG",
 	"-w", "/tmp/dhcp.leases", "-r", "/etc/dnsmasq.conf",
 	"-r", "/etc/hosts:/etc/hosts.jail", "-j", "1234:ipc,pid",
@@ -132,9 +132,9 @@ static void test_procd_argv(void)
 	   str_eq(o.capabilities, "/etc/capabilities/dnsmasq.json") &&
 	   str_eq(o.user, "dnsmasq") && str_eq(o.group, "dnsmasq") &&
 	   str_eq(o.pidfile, "/var/run/dnsmasq.pid"), "procd: -S -C -U -G -P");
-	ok(o.no_new_privs && o.proc && o.sys && o.ubus && o.dev_log &&
+	ok(o.no_new_privs && o.proc && o.sys && o.ubus && o.udebug && o.dev_log &&
 	   o.ro_root && o.netns && o.cgroupns && o.fail_hard && !o.userns,
-	   "procd: -c -p -s -u -l -o -N -F -E");
+	   "procd: -c -p -s -u -D -l -o -N -F -E");
 	ok(o.n_keep_env == 2 && str_eq(o.keep_env[0], "TZ") &&
 	   str_eq(o.keep_env[1], "LANG") && !o.keep_env[2], "procd: -e NAME twice");
 	ok(o.n_paths == 3 && path_is(&o, 0, "/tmp/dhcp.leases", "/tmp/dhcp.leases", true) &&
@@ -159,7 +159,7 @@ static void test_long_options(void)
 		"--timeout", "5", "--name", "dnsmasq", "--hostname=router",
 		"--seccomp", "/etc/seccomp/dnsmasq.json", "--user", "dnsmasq",
 		"--group", "dnsmasq", "--capabilities", "/etc/capabilities/dnsmasq.json",
-		"--no-new-privs", "--proc", "--sys", "--ubus", "--log",
+		"--no-new-privs", "--proc", "--sys", "--ubus", "--udebug", "--log",
 		"--read-only-root", "--net", "--cgroupns",
 		"--pidfile", "/var/run/dnsmasq.pid", "--require-jail",
 		"--keep-env", "TZ", "--keep-env", "LANG",
@@ -418,7 +418,7 @@ static const char good_config[] =
 "  \"user\": \"www-data\",\n"
 "  \"group\": \"www-data\",\n"
 "  \"no_new_privs\": true,\n"
-"  \"proc\": true, \"sys\": false, \"ubus\": false, \"log\": true,\n"
+"  \"proc\": true, \"sys\": false, \"ubus\": false, \"udebug\": true, \"log\": true,\n"
 "  \"read_only_root\": true, \"net\": false, \"cgroupns\": true,\n"
 "  \"pidfile\": \"/run/httpd.pid\",\n"
 "  \"keep_env\": [\"TZ\"],\n"
@@ -442,7 +442,7 @@ static void test_config_good(void)
 	   str_eq(o.capabilities, "/etc/ujail/httpd-caps.json") &&
 	   str_eq(o.user, "www-data") && str_eq(o.group, "www-data") &&
 	   str_eq(o.pidfile, "/run/httpd.pid"), "jail file: the values");
-	ok(o.no_new_privs && o.proc && !o.sys && !o.ubus && o.dev_log &&
+	ok(o.no_new_privs && o.proc && !o.sys && !o.ubus && o.udebug && o.dev_log &&
 	   o.ro_root && !o.netns && o.cgroupns, "jail file: the flags");
 	ok(o.n_keep_env == 1 && str_eq(o.keep_env[0], "TZ"), "jail file: keep_env");
 	ok(o.n_paths == 5 && path_is(&o, 0, "/www", "/www", false) &&
@@ -752,7 +752,8 @@ static void test_join(void)
 		{ "--trace", "/tmp/t", "--trace cannot be used with --join (trace the jail's own "
 		  "service instead)" },
 	};
-	static const char *const shaping_flags[] = { "-N", "-F", "-p", "-s", "-u", "-l", "-o" };
+	static const char *const shaping_flags[] = { "-N", "-F", "-p", "-s", "-u", "-D", "-l",
+						     "-o" };
 	struct jail_opts o;
 	struct result r = parse(&o, ARGS("--join", "www", "-U", "nobody", "-G", "nogroup",
 					 "-S", "/p.json", "-C", "/c.json", "-c", "-e", "TZ", "-f",

@@ -30,6 +30,7 @@
 #include "jail_keeper.h"
 #include "keeper/keeper.h"
 #include "load.h"
+#include "rootfs.h"
 #include "userns.h"
 
 #define STUB_STACK_SIZE (1024 * 1024)
@@ -193,6 +194,9 @@ static int plan_jail(struct jail_plan *p)
 	if (o->debug)
 		jail_msg(p, "root staged through %s (--fs=%s)", p->fs_ops->name,
 			 jail_fs_wanted(o) ? jail_fs_wanted(o) : "auto");
+	if (o->debug && o->udebug && access(JAIL_UDEBUG_SOCKET, F_OK) < 0)
+		jail_msg(p, "-D: no udebug socket on the host (%s): not staged",
+			 JAIL_UDEBUG_SOCKET);
 	if (o->pidfile && check_pidfile_dir(p))
 		return JAIL_EXIT_SETUP;
 	if (jail_plan_env(p)) {

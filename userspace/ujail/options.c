@@ -109,6 +109,7 @@ static const struct opt_spec specs[] = {
 	FLAG('p', "proc", "proc", proc),
 	FLAG('s', "sys", "sys", sys),
 	FLAG('u', "ubus", "ubus", ubus),
+	FLAG('D', "udebug", "udebug", udebug),
 	FLAG('l', "log", "log", dev_log),
 	FLAG('o', "read-only-root", "read_only_root", ro_root),
 	FLAG('N', "net", "net", netns),

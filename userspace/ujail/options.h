@@ -40,6 +40,7 @@ struct jail_opts {
 	bool proc;		/* -p, --proc */
 	bool sys;		/* -s, --sys */
 	bool ubus;		/* -u, --ubus */
+	bool udebug;		/* -D, --udebug: procd's udebug socket, if any */
 	bool dev_log;		/* -l, --log */
 	bool ro_root;		/* -o, --read-only-root */
 	bool netns;		/* -N, --net: new network namespace (lo only) */

@@ -32,6 +32,7 @@ int opt_check_member(const struct jail_opts *o)
 		{ o->proc, "-p", root },
 		{ o->sys, "-s", root },
 		{ o->ubus, "-u", root },
+		{ o->udebug, "-D", root },
 		{ o->dev_log, "-l", root },
 		{ o->ro_root, "-o", root },
 		{ o->fs != NULL, "--fs", root },

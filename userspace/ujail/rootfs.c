@@ -268,6 +268,19 @@ static int stage_ubus(struct rootfs *r, struct stage *st)
 			   sockets[0], sockets[1]);
 }
 
+/* -D: procd's udebug socket, where the host has one; procd skips it otherwise. */
+static int stage_udebug(struct rootfs *r, struct stage *st)
+{
+	struct stat sb;
+
+	if (stat(JAIL_UDEBUG_SOCKET, &sb) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return rootfs_fail(r, errno, "%s: stat on the host", JAIL_UDEBUG_SOCKET);
+	}
+	return stage_host_path(r, st, JAIL_UDEBUG_SOCKET, false, true);
+}
+
 static int stage_resolv_conf(struct rootfs *r, struct stage *st)
 {
 	struct stat sb;
@@ -305,6 +318,8 @@ static int stage_main(struct rootfs *r, const struct path_set *deps)
 	if (stage_user_paths(r, &st, false) < 0)
 		goto abort;
 	if (r->o->ubus && stage_ubus(r, &st) < 0)
+		goto abort;
+	if (r->o->udebug && stage_udebug(r, &st) < 0)
 		goto abort;
 	if (stage_resolv_conf(r, &st) < 0)
 		goto abort;

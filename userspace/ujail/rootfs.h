@@ -10,6 +10,9 @@
 #include "pathset.h"
 #include "stage.h"
 
+/* procd's udebug socket (-D). */
+#define JAIL_UDEBUG_SOCKET "/var/run/udebug.sock"
+
 /*
  * Builds the jail's root and makes it the caller's "/". Call it in the
  * jail's PID 1: a process in a new mount namespace and PID 1 of a new pid
@@ -22,8 +25,9 @@
  *    becomes the same link in the jail, and for -r the target of a link
  *    as last component is staged too (for -w such a link is staged alone:
  *    a jail could have planted it in one of its writable directories);
- *  - with -u the ubus socket, and the host's /etc/resolv.conf (its chain
- *    of links included, e.g. OpenWrt's /tmp/resolv.conf.d/...), read-only;
+ *  - with -u the ubus socket, with -D the udebug socket where the host has
+ *    one, and the host's /etc/resolv.conf (its chain of links included,
+ *    e.g. OpenWrt's /tmp/resolv.conf.d/...), read-only;
  *  - /dev (tmpfs with null zero full random urandom tty from the host,
  *    a new devpts instance, /dev/shm, the fd links; with -l /dev/log),
  *    with -p a new /proc (kernel knobs read-only, sensitive files
