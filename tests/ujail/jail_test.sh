@@ -312,7 +312,20 @@ check "-f with every other namespace" out_is "uid=0 gid=0 groups=0" \
 	jail -f -N -p -s -F -h jailhost -- "$P/probe" id
 check "-f, dynamic glibc program" out_is "uid=0 gid=0 groups=0" jail -f -- "$P/probe-glibc" id
 check "-f -S: denied call gets the errno" out_is "EACCES" jail -f -S "$tmp/deny.json" -- "$P/probe" mkdir /x
-check "-f -U nobody: an unmapped user: 1" rc_is 1 jail -f -U nobody -- "$P/probe" exit 0
+check "-f -U nobody, no map: runs as 0 in the jail, as procd does" \
+	out_is "uid=0 gid=0 groups=0" jail -f -U nobody -- "$P/probe" id
+check "  with a warning that names the host ids" err_has "runs as uid 65534 gid 65534 on the host"
+check "  the jail's uid 0 is nobody's host uid" map_is " 0 65534 1" uid_map -f -U nobody
+# Where the accounts have one (the guest's have root and nobody only).
+if grep -q '^daemon:x:1:' /etc/passwd && grep -q '^nogroup:x:65534:' /etc/group; then
+	check "-f -U daemon -G nogroup: the jail's uid 0 is daemon's host uid" \
+		map_is " 0 1 1" uid_map -f -U daemon -G nogroup
+	check "  and its gid 0 nogroup's host gid" map_is " 0 65534 1" gid_map -f -U daemon -G nogroup
+fi
+check "-f -U root, no map: 1" rc_is 1 jail -f -U root -- "$P/probe" exit 0
+check "  message names the host's root" err_has "uid 0 would make the jail's root the host's root"
+check "--uid-map 100000:10 -U nobody: an unmapped user: 1" \
+	rc_is 1 jail --uid-map 100000:10 -U nobody -- "$P/probe" exit 0
 check "  message says it is not mapped" err_has "uid 65534 is not mapped in the user namespace"
 check "--uid-map 0: 2" rc_is 2 jail --uid-map 0 -- "$P/probe" exit 0
 check "  message names the host's root" err_has "--uid-map '0': ID 0 would make the jail's root the host's root"

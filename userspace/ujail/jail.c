@@ -128,6 +128,34 @@ static const char *jail_fs_wanted(const struct jail_opts *o)
 }
 
 /*
+ * -f -U/-G without a map, as procd does it: the jail's uid and gid 0 are
+ * the host ids of -U and -G (or -U's group), and the service stays 0 in
+ * its namespace, with a warning, since -U then names no id inside it.
+ */
+static int map_user_as_procd(struct jail_plan *p, struct jail_idmap *uid,
+			     struct jail_idmap *gid, char *err, size_t errlen)
+{
+	const struct jail_opts *o = p->o;
+	struct jail_creds *c = &p->creds;
+
+	if (c->set_uid && c->uid == 0)
+		return ujs_fail(err, errlen, "-f -U %s: uid 0 would make the jail's root the "
+				"host's root (give --uid-map)", o->user);
+	if (c->set_gid && c->gid == 0)
+		return ujs_fail(err, errlen, "-f -G/-U: gid 0 would make the jail's root group the "
+				"host's (give --gid-map)");
+	if (c->set_uid)
+		*uid = (struct jail_idmap){ (uint32_t)c->uid, 1 };
+	if (c->set_gid)
+		*gid = (struct jail_idmap){ (uint32_t)c->gid, 1 };
+	jail_msg(p, "warning: -f with -U/-G: the service runs as uid %u gid %u on the host, "
+		 "as uid and gid 0 in its user namespace (as procd does; --uid-map to choose)",
+		 (unsigned)uid->host, (unsigned)gid->host);
+	c->set_uid = c->set_gid = false;
+	return 0;
+}
+
+/*
  * -f: the ids the service takes are the jail's, 0 unless -U/-G say
  * otherwise, and must be inside the maps.
  */
@@ -138,6 +166,9 @@ int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 	struct jail_idmap gid = o->gid_map ? jail_idmap_parse(o->gid_map) : uid;
 	struct jail_creds *c = &p->creds;
 
+	if (!o->uid_map && !o->gid_map && (c->set_uid || c->set_gid) &&
+	    map_user_as_procd(p, &uid, &gid, err, errlen))
+		return -1;
 	if (!c->set_uid) {
 		c->set_uid = true;
 		c->uid = 0;
@@ -154,7 +185,7 @@ int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 		return ujs_fail(err, errlen, "-G/-U: gid %u is not mapped in the user namespace "
 				"(jail gids 0..%u: --gid-map %u:%u)", (unsigned)c->gid,
 				gid.count - 1, gid.host, gid.count);
-	p->userns_fd = jail_userns_create(o, err, errlen);
+	p->userns_fd = jail_userns_create(uid, gid, err, errlen);
 	return p->userns_fd < 0 ? -1 : 0;
 }
 

@@ -103,11 +103,9 @@ static int write_map(pid_t pid, const char *file, const char *option,
 }
 
 /* Both maps, then a descriptor of the namespace; -1 with @err. */
-static int map_and_open(pid_t pid, const struct jail_opts *o, char *err, size_t errlen)
+static int map_and_open(pid_t pid, struct jail_idmap uid, struct jail_idmap gid, char *err,
+			size_t errlen)
 {
-	struct jail_idmap uid = jail_idmap_parse(o->uid_map);
-	/* Without --gid-map, groups are mapped like users. */
-	struct jail_idmap gid = o->gid_map ? jail_idmap_parse(o->gid_map) : uid;
 	char path[64];
 	int fd;
 
@@ -137,7 +135,7 @@ static int wait_ready(int ready_fd, char *err, size_t errlen)
 	return 0;
 }
 
-int jail_userns_create(const struct jail_opts *o, char *err, size_t errlen)
+int jail_userns_create(struct jail_idmap uid, struct jail_idmap gid, char *err, size_t errlen)
 {
 	int ready[2], go[2], fd = -1;
 	pid_t pid;
@@ -162,7 +160,7 @@ int jail_userns_create(const struct jail_opts *o, char *err, size_t errlen)
 	if (pid < 0)
 		ujs_fail(err, errlen, "-f: fork: %s", strerror(errno));
 	else if (wait_ready(ready[0], err, errlen) == 0)
-		fd = map_and_open(pid, o, err, errlen);
+		fd = map_and_open(pid, uid, gid, err, errlen);
 	close(go[1]);
 	close(ready[0]);
 	if (pid > 0)

@@ -41,10 +41,10 @@ struct jail_idmap jail_idmap_parse(const char *text);
 bool jail_userns_wanted(const struct jail_opts *o);
 
 /*
- * Outer ujail: a new user namespace with the maps of @o; returns an
- * O_CLOEXEC descriptor of it, or -1 with @err.
+ * Outer ujail: a new user namespace with these maps; returns an O_CLOEXEC
+ * descriptor of it, or -1 with @err.
  */
-int jail_userns_create(const struct jail_opts *o, char *err, size_t errlen);
+int jail_userns_create(struct jail_idmap uid, struct jail_idmap gid, char *err, size_t errlen);
 
 /* The service, before its credentials are set: join @fd and close it. */
 int jail_userns_enter(int fd, char *err, size_t errlen);
