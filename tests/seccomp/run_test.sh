@@ -60,7 +60,7 @@ cat >"$tmp/allow.json" <<'EOF'
   ]
 }
 EOF
-echo '{ "defaultAction": "SCMP_ACT_ALLOW", "syscalls": [ { "names": ["nosuchcall"], "action": "SCMP_ACT_ERRNO" } ] }' \
+echo '{ "defaultAction": "SCMP_ACT_ALLOW", "syscalls": [ { "names": ["getppid"], "action": "SCMP_ACT_NOPE" } ] }' \
 	>"$tmp/bad.json"
 # For commands whose own calls are not under test (busybox's sleep calls
 # getgid, which deny.json kills).

@@ -36,7 +36,7 @@ for p in "$top"/tests/seccomp/good/*.json; do
 done
 # Bad policies: the error path frees everything too (exit 1, not 99).
 for p in "$top"/tests/seccomp/bad/*.json; do
-	check "rejects $(basename "$p")" memcheck 1 -- check -a x86_64 "$p"
+	check "rejects $(basename "$p")" memcheck 1 -- check --strict -a x86_64 "$p"
 done
 check "usage error" memcheck 2 -- compile --no-such-option
 echo "1..$tap_n"

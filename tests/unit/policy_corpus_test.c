@@ -6,7 +6,8 @@
  * files, each with NN-name.err: the exact message ujs_policy_load must
  * fail with. The test chdir()s to DIR and loads each file by its base
  * name, so messages start with "NN-name.json". Policies are compiled for
- * x86_64, whatever the host, so that the messages do not depend on it.
+ * x86_64, whatever the host, so that the messages do not depend on it,
+ * and parsed strictly (a syscall name no architecture has is an error).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -79,7 +80,7 @@ static const char *default_dir(void)
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : default_dir();
-	struct ujs_parse_opts opts = { .target = ujs_arch_by_name("x86_64") };
+	struct ujs_parse_opts opts = { .target = ujs_arch_by_name("x86_64"), .strict = true };
 	struct dirent **list;
 	int n, i;
 

@@ -22,11 +22,11 @@ static char err[1024];
 
 /* Parses @json as "t.json" for @target; prints the error on failure. */
 static struct ujs_policy *parse_for(const char *json, const char *target,
-				    bool skip_unknown, FILE *warn)
+				    bool strict, FILE *warn)
 {
 	struct ujs_parse_opts opts = {
 		.target = arch(target),
-		.skip_unknown = skip_unknown,
+		.strict = strict,
 		.warn = warn,
 	};
 	struct ujs_policy *p = NULL;
@@ -44,10 +44,10 @@ static struct ujs_policy *parse(const char *json)
 	return parse_for(json, "x86_64", false, NULL);
 }
 
-/* Must fail with exactly @want. */
+/* Must fail with exactly @want, parsed strictly. */
 static void fails_for(const char *json, const char *target, const char *want)
 {
-	struct ujs_parse_opts opts = { .target = arch(target) };
+	struct ujs_parse_opts opts = { .target = arch(target), .strict = true };
 	struct ujs_policy *p = NULL;
 	int ret;
 
@@ -364,29 +364,84 @@ static void test_unknown_syscalls(void)
 	size_t len = 0;
 	FILE *w;
 
-	fails(json, "t.json: syscalls[1].names[0]: unknown syscall \"opne\" on x86_64");
+	fails(json, "t.json: syscalls[1].names[0]: unknown syscall \"opne\" (no architecture has it)");
 
 	w = open_memstream(&warnings, &len);
 	if (!w) {
 		ok(false, "open_memstream: %s", strerror(errno));
 		return;
 	}
-	p = parse_for(json, "x86_64", true, w);
+	p = parse_for(json, "x86_64", false, w);
 	fclose(w);
 	ok(p && p->n_rules == 2 && !strcmp(p->rules[1].name, "write") &&
 	   !strcmp(p->rules[1].where, "syscalls[1].names[1]"),
-	   "skip_unknown: unknown names dropped, the others kept");
+	   "not strict: names no architecture has dropped, the others kept");
 	if (!ok(warnings && !strcmp(warnings,
-		"t.json: syscalls[1].names[0]: unknown syscall \"opne\" on x86_64\n"
-		"t.json: syscalls[1].names[2]: unknown syscall \"clsoe\" on x86_64\n"),
-		"skip_unknown: one warning line per dropped name"))
+		"t.json: syscalls[1].names[0]: unknown syscall \"opne\" (no architecture has it): skipped\n"
+		"t.json: syscalls[1].names[2]: unknown syscall \"clsoe\" (no architecture has it): skipped\n"),
+		"not strict: one warning line per dropped name, with the file and JSON path"))
 		printf("# warnings: %s\n", warnings ? strtok(warnings, "\n") : "none");
 	free(warnings);
 	ujs_policy_free(p);
 
-	p = parse_for(json, "x86_64", true, NULL);
-	ok(p && p->n_rules == 2, "skip_unknown without a warning stream");
+	p = parse_for(json, "x86_64", false, NULL);
+	ok(p && p->n_rules == 2, "not strict, without a warning stream");
 	ujs_policy_free(p);
+}
+
+/*
+ * One policy serves every architecture (OpenWrt's do): names that only
+ * other architectures have are dropped without a word, strict or not.
+ * Returns the rules' names, comma-separated, and the warnings in @warned.
+ */
+static char *names_kept(const char *names, const char *target, bool strict, bool *warned)
+{
+	static char out[512];
+	char json[1024], *warnings = NULL;
+	size_t len = 0, used = 0;
+	struct ujs_policy *p;
+	FILE *w = open_memstream(&warnings, &len);
+
+	snprintf(json, sizeof(json), "{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": "
+		 "[ { \"names\": [ %s ], \"action\": \"SCMP_ACT_ALLOW\" } ] }", names);
+	p = w ? parse_for(json, target, strict, w) : NULL;
+	if (w)
+		fclose(w);
+	*warned = warnings && *warnings;
+	free(warnings);
+	out[0] = '\0';
+	for (size_t i = 0; p && i < p->n_rules && used < sizeof(out); i++)
+		used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s", i ? "," : "",
+					 p->rules[i].name);
+	if (!p)
+		snprintf(out, sizeof(out), "(failed)");
+	ujs_policy_free(p);
+	return out;
+}
+
+static void test_other_architectures_names(void)
+{
+	const char *umdns_like = "\"read\", \"fcntl64\", \"_llseek\", \"socketcall\", "
+				 "\"cacheflush\", \"sysmips\", \"open\", \"fcntl\"";
+	bool warned;
+	char *kept;
+
+	kept = names_kept(umdns_like, "x86_64", true, &warned);
+	if (!ok(!strcmp(kept, "read,open,fcntl") && !warned,
+		"x86_64, strict: fcntl64 _llseek socketcall cacheflush sysmips dropped quietly"))
+		printf("# kept: %s\n", kept);
+	kept = names_kept(umdns_like, "aarch64", true, &warned);
+	if (!ok(!strcmp(kept, "read,fcntl") && !warned,
+		"aarch64, strict: the same, and open (arm64 has only openat)"))
+		printf("# kept: %s\n", kept);
+	kept = names_kept(umdns_like, "mipsel", true, &warned);
+	if (!ok(!strcmp(kept, "read,fcntl64,_llseek,socketcall,cacheflush,sysmips,open,fcntl") &&
+		!warned, "mipsel: every name is its own"))
+		printf("# kept: %s\n", kept);
+	kept = names_kept("\"read\", \"getxattrat\"", "x86_64", false, &warned);
+	if (!ok(!strcmp(kept, "read") && warned,
+		"a name no table has (getxattrat, Linux 6.13): dropped with a warning"))
+		printf("# kept: %s\n", kept);
 }
 
 static void test_architectures(void)
@@ -401,11 +456,16 @@ static void test_architectures(void)
 	   "architectures (OCI and short names); an i386-only name is fine when i386 is listed");
 	ujs_policy_free(p);
 
-	fails("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [ { \"names\": [ \"socketcall\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
-	      "t.json: syscalls[0].names[0]: unknown syscall \"socketcall\" on x86_64");
-	fails("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [ \"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\" ],"
-	      " \"syscalls\": [ { \"names\": [ \"cacheflush\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
-	      "t.json: syscalls[0].names[0]: unknown syscall \"cacheflush\" on x86_64, i386");
+	/* i386's names count when i386 is listed; otherwise they are dropped. */
+	p = parse_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [ { \"names\": [ \"socketcall\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
+		      "x86_64", true, NULL);
+	ok(p && p->n_rules == 0, "socketcall without i386 listed: dropped");
+	ujs_policy_free(p);
+	p = parse_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [ \"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\" ],"
+		      " \"syscalls\": [ { \"names\": [ \"cacheflush\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
+		      "x86_64", true, NULL);
+	ok(p && p->n_rules == 0, "cacheflush (arm, mips) on x86_64 and i386: dropped");
+	ujs_policy_free(p);
 
 	/* aarch64 target: arm names count only when arm is listed. */
 	p = parse_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\","
@@ -414,14 +474,18 @@ static void test_architectures(void)
 		      "aarch64", false, NULL);
 	ok(p && p->n_rules == 3, "aarch64 target with arm listed: arm-only names accepted");
 	ujs_policy_free(p);
-	fails_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [ { \"names\": [ \"open\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
-		  "aarch64", "t.json: syscalls[0].names[0]: unknown syscall \"open\" on aarch64");
+	p = parse_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [ { \"names\": [ \"open\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
+		      "aarch64", true, NULL);
+	ok(p && p->n_rules == 0, "aarch64 without arm listed: open dropped");
+	ujs_policy_free(p);
 	fails_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [ \"SCMP_ARCH_X86_64\" ] }",
 		  "mipsel", "t.json: architectures: does not list SCMP_ARCH_MIPSEL, the architecture the policy is compiled for");
 	/* Listed non-compat architectures do not widen the names. */
-	fails("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [ \"SCMP_ARCH_X86_64\", \"SCMP_ARCH_MIPS\" ],"
-	      " \"syscalls\": [ { \"names\": [ \"sysmips\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
-	      "t.json: syscalls[0].names[0]: unknown syscall \"sysmips\" on x86_64");
+	p = parse_for("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [ \"SCMP_ARCH_X86_64\", \"SCMP_ARCH_MIPS\" ],"
+		      " \"syscalls\": [ { \"names\": [ \"sysmips\" ], \"action\": \"SCMP_ACT_ALLOW\" } ] }",
+		      "x86_64", true, NULL);
+	ok(p && p->n_rules == 0, "mips listed for an x86_64 filter: sysmips still dropped");
+	ujs_policy_free(p);
 
 	p = parse("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"architectures\": [] }");
 	ok(p && p->n_archs == 0, "empty architectures: the target only");
@@ -546,9 +610,11 @@ static void test_good_policies(void)
 		{ "dnsmasq-oci.json", 78 },
 		{ "log-errno-oci.json", 17 },
 		{ "procd-2015.json", 46 },
+		/* 15 names, 5 of other architectures only. */
+		{ "multiarch-oci.json", 10 },
 	};
 	const char *slash = strrchr(__FILE__, '/');
-	struct ujs_parse_opts opts = { .target = arch("x86_64") };
+	struct ujs_parse_opts opts = { .target = arch("x86_64"), .strict = true };
 	char path[4096];
 	size_t i;
 
@@ -578,6 +644,7 @@ int main(void)
 	test_rules_and_paths();
 	test_2015();
 	test_unknown_syscalls();
+	test_other_architectures_names();
 	test_architectures();
 	test_flags();
 	test_json_errors();

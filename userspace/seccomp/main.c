@@ -33,12 +33,12 @@ static const char usage_main[] =
 "classic BPF programs, inspect them, and run commands under them.\n"
 "\n"
 "Commands:\n"
-"  compile  [-a ARCH] [--skip-unknown] POLICY -o OUT   write a program file\n"
+"  compile  [-a ARCH] [--strict] POLICY -o OUT        write a program file\n"
 "  dump     [-a ARCH] POLICY|PROGRAM                   disassemble\n"
 "  check    [-a ARCH] POLICY                           validate, summarize\n"
 "  sim      [-a ARCH] [--call-arch ARCH] POLICY|PROGRAM SYSCALL [ARG]...\n"
 "                                                      decide one call\n"
-"  run      [-n NAME] [--mode MODE] [--skip-unknown] [--preload PATH]\n"
+"  run      [-n NAME] [--mode MODE] [--strict] [--preload PATH]\n"
 "           POLICY|PROGRAM -- CMD [ARG]...             run CMD filtered\n"
 "  mode                                                the mode run uses here\n"
 "\n"
@@ -52,7 +52,7 @@ static const char usage_main[] =
 "not be started.\n";
 
 static const char usage_compile[] =
-"Usage: " PROG " compile [-a ARCH] [--skip-unknown] POLICY -o OUT\n"
+"Usage: " PROG " compile [-a ARCH] [--strict] POLICY -o OUT\n"
 "\n"
 "Compile POLICY for ARCH and write the program file OUT: a header (magic\n"
 "\"ujailbpf\", version, the AUDIT_ARCH of ARCH, instruction count, the\n"
@@ -61,13 +61,15 @@ static const char usage_compile[] =
 "nothing is left behind.\n"
 "\n"
 "  -a, --arch ARCH      target architecture (default: this machine's)\n"
-"      --skip-unknown   warn about syscall names ARCH does not have and\n"
-"                       drop them, instead of failing\n"
+"      --strict         a syscall name that no architecture has is an\n"
+"                       error (default: a warning, and the name is dropped;\n"
+"                       names of other architectures only are dropped\n"
+"                       quietly, so one policy serves them all)\n"
 "  -o, --output OUT     the program file to write\n"
 "  -h, --help           this text\n";
 
 static const char usage_dump[] =
-"Usage: " PROG " dump [-a ARCH] [--skip-unknown] POLICY|PROGRAM\n"
+"Usage: " PROG " dump [-a ARCH] [--strict] POLICY|PROGRAM\n"
 "\n"
 "Print the BPF program, one instruction per line with its index, jump\n"
 "targets as indexes, seccomp_data fields by name and syscall names next to\n"
@@ -75,11 +77,11 @@ static const char usage_dump[] =
 "printed as it is (-a is ignored).\n"
 "\n"
 "  -a, --arch ARCH      target architecture for a POLICY\n"
-"      --skip-unknown   drop unknown syscall names with a warning\n"
+"      --strict         a syscall name no architecture has is an error\n"
 "  -h, --help           this text\n";
 
 static const char usage_check[] =
-"Usage: " PROG " check [-a ARCH] [--skip-unknown] POLICY\n"
+"Usage: " PROG " check [-a ARCH] [--strict] POLICY\n"
 "\n"
 "Parse and compile POLICY; print the number of rules and instructions, the\n"
 "architectures the filter accepts, and the rules whose decision the kernel\n"
@@ -87,7 +89,7 @@ static const char usage_check[] =
 "filter run on every call. Exit status 0 when the policy is valid.\n"
 "\n"
 "  -a, --arch ARCH      target architecture\n"
-"      --skip-unknown   drop unknown syscall names with a warning\n"
+"      --strict         a syscall name no architecture has is an error\n"
 "  -h, --help           this text\n";
 
 static const char usage_sim[] =
@@ -101,11 +103,11 @@ static const char usage_sim[] =
 "  -a, --arch ARCH       target architecture of a POLICY\n"
 "      --call-arch ARCH  architecture of the call (default: the target's),\n"
 "                        e.g. i386 for a 32-bit call to an x86_64 filter\n"
-"      --skip-unknown    drop unknown syscall names with a warning\n"
+"      --strict          a syscall name no architecture has is an error\n"
 "  -h, --help            this text\n";
 
 static const char usage_run[] =
-"Usage: " PROG " run [-n NAME] [--mode MODE] [--skip-unknown] [--preload PATH]\n"
+"Usage: " PROG " run [-n NAME] [--mode MODE] [--strict] [--preload PATH]\n"
 "                     POLICY|PROGRAM [--] CMD [ARG]...\n"
 "\n"
 "Run CMD (found through PATH) with the filter installed; the exit status\n"
@@ -139,7 +141,7 @@ static const char usage_run[] =
 "\n"
 "  -n, --name NAME      jail name in the log lines (default: CMD's basename)\n"
 "  -m, --mode MODE      auto, log-errno, notify or errno-log\n"
-"      --skip-unknown   drop unknown syscall names with a warning\n"
+"      --strict         a syscall name no architecture has is an error\n"
 "      --preload PATH   the shim (default: ../lib/libpreload-seccomp.so or\n"
 "                       ../lib/musl/libpreload-seccomp.so next to this\n"
 "                       command; environment: UJAIL_PRELOAD)\n"
@@ -173,7 +175,7 @@ static void usage_error(const char *usage, const char *what)
 struct common {
 	const struct ujs_arch *arch;	/* NULL: native */
 	const struct ujs_arch *call_arch;
-	bool skip_unknown;
+	bool strict;
 	const char *output;
 	const char *name;
 	const char *mode;
@@ -181,13 +183,13 @@ struct common {
 	const char *argv0;		/* of ujail-seccomp itself */
 };
 
-enum { OPT_SKIP_UNKNOWN = 256, OPT_CALL_ARCH, OPT_PRELOAD };
+enum { OPT_STRICT = 256, OPT_CALL_ARCH, OPT_PRELOAD };
 
 /* Which options a command takes. */
 enum {
 	O_ARCH = 1 << 0,
 	O_CALL_ARCH = 1 << 1,
-	O_SKIP_UNKNOWN = 1 << 2,
+	O_STRICT = 1 << 2,
 	O_OUTPUT = 1 << 3,
 	O_NAME = 1 << 4,
 	O_MODE = 1 << 5,
@@ -202,7 +204,7 @@ static const struct {
 	{ O_MODE, { "mode", required_argument, NULL, 'm' } },
 	{ O_ARCH, { "arch", required_argument, NULL, 'a' } },
 	{ O_CALL_ARCH, { "call-arch", required_argument, NULL, OPT_CALL_ARCH } },
-	{ O_SKIP_UNKNOWN, { "skip-unknown", no_argument, NULL, OPT_SKIP_UNKNOWN } },
+	{ O_STRICT, { "strict", no_argument, NULL, OPT_STRICT } },
 	{ O_OUTPUT, { "output", required_argument, NULL, 'o' } },
 	{ O_PRELOAD, { "preload", required_argument, NULL, OPT_PRELOAD } },
 };
@@ -273,7 +275,7 @@ static void set_option(int opt, const char *usage, struct common *c)
 	switch (opt) {
 	case 'a': c->arch = arch_option("-a", optarg, usage); break;
 	case OPT_CALL_ARCH: c->call_arch = arch_option("--call-arch", optarg, usage); break;
-	case OPT_SKIP_UNKNOWN: c->skip_unknown = true; break;
+	case OPT_STRICT: c->strict = true; break;
 	case 'o': c->output = optarg; break;
 	case 'n': c->name = optarg; break;
 	case 'm': c->mode = optarg; break;
@@ -357,7 +359,7 @@ static void read_program_file(const char *path, bool native_only, struct input *
 static void compile_policy(const char *path, const struct common *c, struct input *in)
 {
 	struct ujs_parse_opts opts = {
-		.target = c->arch, .skip_unknown = c->skip_unknown, .warn = stderr,
+		.target = c->arch, .strict = c->strict, .warn = stderr,
 	};
 	char err[512];
 
@@ -636,11 +638,11 @@ static int cmd_mode(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{ "compile", usage_compile, O_ARCH | O_SKIP_UNKNOWN | O_OUTPUT, false, cmd_compile },
-	{ "dump", usage_dump, O_ARCH | O_SKIP_UNKNOWN, false, cmd_dump },
-	{ "check", usage_check, O_ARCH | O_SKIP_UNKNOWN, false, cmd_check },
-	{ "sim", usage_sim, O_ARCH | O_CALL_ARCH | O_SKIP_UNKNOWN, false, cmd_sim },
-	{ "run", usage_run, O_NAME | O_MODE | O_SKIP_UNKNOWN | O_PRELOAD, true, cmd_run },
+	{ "compile", usage_compile, O_ARCH | O_STRICT | O_OUTPUT, false, cmd_compile },
+	{ "dump", usage_dump, O_ARCH | O_STRICT, false, cmd_dump },
+	{ "check", usage_check, O_ARCH | O_STRICT, false, cmd_check },
+	{ "sim", usage_sim, O_ARCH | O_CALL_ARCH | O_STRICT, false, cmd_sim },
+	{ "run", usage_run, O_NAME | O_MODE | O_STRICT | O_PRELOAD, true, cmd_run },
 };
 
 static const struct command *find_command(const char *name)

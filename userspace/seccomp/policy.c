@@ -4,9 +4,13 @@
  *
  * Two formats: the OCI seccomp JSON ({"defaultAction": ...}) and procd's
  * 2015 one ({"whitelist": [...], "policy": N}). The parser is strict: a
- * policy is a security boundary, so an unknown key, a value of the wrong
- * type or an unknown syscall is an error that names the file and the JSON
- * path, never something silently ignored.
+ * policy is a security boundary, so an unknown key or a value of the wrong
+ * type is an error that names the file and the JSON path, never something
+ * silently ignored. Syscall names are the exception real policies need:
+ * one file serves every architecture (OpenWrt's list fcntl64 and friends),
+ * so a name that only other architectures have is skipped quietly, and a
+ * name that no table has is skipped with a warning, or is an error when
+ * the caller asks for strict parsing.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,7 +27,7 @@
 
 struct parser {
 	struct ujs_json_err je;	/* the file, and where its messages go */
-	bool skip_unknown;
+	bool strict;
 	FILE *warn;
 	const struct ujs_arch *target;
 	/* A syscall name must exist on at least one of these. */
@@ -138,36 +142,35 @@ static bool name_known(const struct parser *ps, const char *name)
 	return false;
 }
 
-static void name_arch_list(const struct parser *ps, char *buf, size_t len)
+/* Whether any architecture's table has @name. */
+static bool name_known_anywhere(const char *name)
 {
-	size_t i, used = 0;
+	size_t n, i;
+	const struct ujs_arch *const *all = ujs_arch_all(&n);
 
-	buf[0] = '\0';
-	for (i = 0; i < ps->n_name_archs && used < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 ps->name_archs[i]->name);
-
-		if (n < 0)
-			break;
-		used += n;
-	}
+	for (i = 0; i < n; i++)
+		if (ujs_syscall_nr(all[i], name) >= 0)
+			return true;
+	return false;
 }
 
 /*
- * Checks @name; 1 = keep, 0 = unknown and skipped (warned), -1 = error.
+ * Checks @name; 1 = keep, 0 = skipped (another architecture's, or
+ * unknown and warned about), -1 = error.
  */
 static int check_name(struct parser *ps, const char *path, const char *name)
 {
-	char archs[128];
-
 	if (!*name)
 		return ujs_json_fail(&ps->je, path, "empty syscall name");
 	if (name_known(ps, name))
 		return 1;
-	name_arch_list(ps, archs, sizeof(archs));
-	if (!ps->skip_unknown)
-		return ujs_json_fail(&ps->je, path, "unknown syscall \"%s\" on %s", name, archs);
-	ujs_json_warn(&ps->je, ps->warn, path, "unknown syscall \"%s\" on %s", name, archs);
+	if (name_known_anywhere(name))
+		return 0;
+	if (ps->strict)
+		return ujs_json_fail(&ps->je, path, "unknown syscall \"%s\" (no architecture has "
+				     "it)", name);
+	ujs_json_warn(&ps->je, ps->warn, path, "unknown syscall \"%s\" (no architecture has it): "
+		      "skipped", name);
 	return 0;
 }
 
@@ -659,7 +662,7 @@ int ujs_policy_parse(const char *text, size_t len, const char *name,
 	if (errlen)
 		err[0] = '\0';
 	if (opts) {
-		ps.skip_unknown = opts->skip_unknown;
+		ps.strict = opts->strict;
 		ps.warn = opts->warn;
 		ps.target = opts->target;
 	}

@@ -82,8 +82,13 @@ struct ujs_policy {
 struct ujs_parse_opts {
 	/* Architecture the policy is compiled for; NULL = native. */
 	const struct ujs_arch *target;
-	/* Unknown syscall names: warn on @warn and drop, instead of failing. */
-	bool skip_unknown;
+	/*
+	 * Syscall names: those of the target and the compat architectures the
+	 * policy lists are kept, those of other architectures only are
+	 * dropped quietly, and those no architecture has are dropped with a
+	 * warning on @warn (NULL: none), or fail the parse when @strict.
+	 */
+	bool strict;
 	FILE *warn;
 };
 
