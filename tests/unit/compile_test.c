@@ -4,7 +4,9 @@
  * on (arch, nr, args) vectors and compared with a plain reading of the
  * policy (the reference evaluator below); the kernel's constant-action
  * analysis must cache exactly the syscalls allowed by number alone; and
- * one program is loaded into the host kernel.
+ * one program is loaded into the host kernel. Arguments are modelled per
+ * ABI: 64 bits on 64-bit ones; on 32-bit ones (i386, arm, mips) the kernel
+ * passes them zero-extended and a rule's value means its 32-bit form.
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -132,10 +134,35 @@ static const struct ujs_arch *ref_arch(const struct ujs_policy *p,
 	return NULL;
 }
 
-static bool ref_cmp(const struct ujs_arg_cmp *c, const uint64_t *args)
+/* A 32-bit ABI: the kernel passes arguments zero-extended. */
+static bool narrow_abi(uint32_t audit)
+{
+	return !(audit & __AUDIT_ARCH_64BIT);
+}
+
+/* On a 32-bit ABI the argument and the values are their low 32 bits. */
+static bool ref_cmp32(const struct ujs_arg_cmp *c, const uint64_t *args)
+{
+	uint32_t a = (uint32_t)args[c->index], v = (uint32_t)c->value;
+
+	switch (c->op) {
+	case UJS_CMP_NE: return a != v;
+	case UJS_CMP_LT: return a < v;
+	case UJS_CMP_LE: return a <= v;
+	case UJS_CMP_EQ: return a == v;
+	case UJS_CMP_GE: return a >= v;
+	case UJS_CMP_GT: return a > v;
+	case UJS_CMP_MASKED_EQ: return (a & v) == (uint32_t)c->value_two;
+	}
+	return false;
+}
+
+static bool ref_cmp(const struct ujs_arg_cmp *c, const uint64_t *args, bool narrow)
 {
 	uint64_t a = args[c->index];
 
+	if (narrow)
+		return ref_cmp32(c, args);
 	switch (c->op) {
 	case UJS_CMP_NE: return a != c->value;
 	case UJS_CMP_LT: return a < c->value;
@@ -163,7 +190,7 @@ static uint32_t ref_decide(const struct ujs_policy *p, const struct ujs_arch *ta
 		if (ujs_syscall_nr(a, r->name) != (int64_t)nr)
 			continue;
 		for (j = 0; j < r->n_args; j++)
-			hold = hold && ref_cmp(&r->args[j], args);
+			hold = hold && ref_cmp(&r->args[j], args, narrow_abi(audit));
 		if (hold)
 			return ujs_action_ret(r->action);
 	}
@@ -229,13 +256,21 @@ static uint32_t sim(const struct ujs_program *prog, uint32_t audit,
 
 static const uint64_t zero_args[6];
 
-/* Simulator vs reference on one vector; prints the first few misses. */
+/*
+ * Simulator vs reference on one vector, with the arguments as the kernel
+ * passes them to the filter; prints the first few misses.
+ */
 static bool agrees(const struct ujs_policy *p, const char *target,
 		   const struct ujs_program *prog, uint32_t audit, uint32_t nr,
-		   const uint64_t *args, unsigned int *misses)
+		   const uint64_t *vector, unsigned int *misses)
 {
-	uint32_t got = sim(prog, audit, nr, args);
-	uint32_t want = ref_decide(p, arch(target), audit, nr, args);
+	uint64_t args[6];
+	uint32_t got, want;
+
+	for (size_t i = 0; i < 6; i++)
+		args[i] = narrow_abi(audit) ? (uint32_t)vector[i] : vector[i];
+	got = sim(prog, audit, nr, args);
+	want = ref_decide(p, arch(target), audit, nr, args);
 
 	if (got == want)
 		return true;
@@ -370,6 +405,29 @@ static const char *const op_names[] = {
 	[UJS_CMP_MASKED_EQ] = "MASKED_EQ",
 };
 
+/* Whether a 32-bit ABI's filter must refuse these values. */
+static bool refused32(const char *target, enum ujs_cmp_op op, uint64_t v, uint64_t v2)
+{
+	bool fits = ujs_arg_fits32(v) && (op != UJS_CMP_MASKED_EQ || ujs_arg_fits32(v2));
+
+	return narrow_abi(arch(target)->audit_arch) && !fits;
+}
+
+/* A value without a 32-bit form must fail to compile, saying so. */
+static void refused_case(struct ujs_policy *p, const char *target, unsigned int *misses)
+{
+	struct ujs_program prog;
+	char err[512];
+
+	if (ujs_compile(p, arch(target), &prog, err, sizeof(err)) == 0) {
+		ujs_program_free(&prog);
+		if ((*misses)++ < 5)
+			printf("# %s: compiled a value without a 32-bit form\n", target);
+	} else if (!strstr(err, "does not fit the 32-bit arguments of") && (*misses)++ < 5) {
+		printf("# %s: %s\n", target, err);
+	}
+}
+
 /* One comparison in a policy, checked on the vectors around it. */
 static void op_case(const char *target, enum ujs_cmp_op op, unsigned int index,
 		    uint64_t v, uint64_t v2, unsigned int *misses,
@@ -384,6 +442,11 @@ static void op_case(const char *target, enum ujs_cmp_op op, unsigned int index,
 	r = rule_add(p, "read", act(UJS_ACT_ERRNO, 99));
 	arg_add(p, r, index, op, v, v2);
 	rule_add(p, "read", ALLOW);
+	if (refused32(target, op, v, v2)) {
+		refused_case(p, target, misses);
+		ujs_policy_free(p);
+		return;
+	}
 	if (!compile(p, target, &prog)) {
 		(*misses)++;
 		ujs_policy_free(p);
@@ -397,6 +460,12 @@ static void op_case(const char *target, enum ujs_cmp_op op, unsigned int index,
 	ujs_policy_free(p);
 }
 
+static const char *narrow_note(const char *target)
+{
+	return narrow_abi(arch(target)->audit_arch) ?
+		", low words, the values without a 32-bit form refused" : "";
+}
+
 static void test_ops(const char *target)
 {
 	enum ujs_cmp_op op;
@@ -407,8 +476,8 @@ static void test_ops(const char *target)
 
 		for (i = 0; i < LEN(edges); i++)
 			op_case(target, op, i % 6, edges[i], 0, &misses, &vectors);
-		ok(!misses, "%s: %s on 64-bit edges, %u vectors (%u misses)",
-		   target, op_names[op], vectors, misses);
+		ok(!misses, "%s: %s on 64-bit edges, %u vectors (%u misses)%s", target,
+		   op_names[op], vectors, misses, narrow_note(target));
 	}
 	{
 		unsigned int misses = 0, vectors = 0;
@@ -424,8 +493,77 @@ static void test_ops(const char *target)
 				op_case(target, UJS_CMP_MASKED_EQ, (i + j) % 6,
 					m, wants[j], &misses, &vectors);
 		}
-		ok(!misses, "%s: MASKED_EQ on 64-bit edges, %u vectors (%u misses)",
-		   target, vectors, misses);
+		ok(!misses, "%s: MASKED_EQ on 64-bit edges, %u vectors (%u misses)%s", target,
+		   vectors, misses, narrow_note(target));
+	}
+}
+
+/*
+ * The audit's case: "kill -> ERRNO(1) if arg0 == -1" must catch the -1 a
+ * 32-bit caller passes, which reaches the filter as 0x00000000ffffffff;
+ * on a 64-bit ABI that is another value, and -1 is all ones.
+ */
+static void test_arg32(void)
+{
+	static const struct {
+		const char *target, *archs, *call;
+		uint32_t audit;
+	} cases[] = {
+		{ "arm", "", "arm", AUDIT_ARCH_ARM },
+		{ "mips", "", "mips", AUDIT_ARCH_MIPS },
+		{ "mipsel", "", "mipsel", AUDIT_ARCH_MIPSEL },
+		{ "i386", "", "i386", AUDIT_ARCH_I386 },
+		{ "x86_64", "x86_64 i386", "i386", AUDIT_ARCH_I386 },
+		{ "aarch64", "aarch64 arm", "arm", AUDIT_ARCH_ARM },
+	};
+	const uint64_t minus_one32[6] = { 0xffffffffULL, 9 }, five[6] = { 5, 9 };
+	const uint64_t minus_one64[6] = { UINT64_MAX, 9 };
+
+	for (size_t i = 0; i < LEN(cases); i++) {
+		struct ujs_policy *p = policy_new(ALLOW, cases[i].archs);
+		uint32_t nr = nr_of(cases[i].call, "kill");
+		struct ujs_program prog;
+		size_t r = rule_add(p, "kill", ERRNO(1));
+
+		arg_add(p, r, 0, UJS_CMP_EQ, UINT64_MAX, 0);
+		if (!compile(p, cases[i].target, &prog)) {
+			ok(false, "%s filter, %s call: compiles", cases[i].target, cases[i].call);
+			ujs_policy_free(p);
+			continue;
+		}
+		ok(sim(&prog, cases[i].audit, nr, minus_one32) == (SECCOMP_RET_ERRNO | 1) &&
+		   sim(&prog, cases[i].audit, nr, five) == SECCOMP_RET_ALLOW,
+		   "%s filter, %s call: arg0 == -1 catches 0xffffffff, not 5", cases[i].target,
+		   cases[i].call);
+		ujs_program_free(&prog);
+		ujs_policy_free(p);
+	}
+	{
+		struct ujs_policy *p = policy_new(ALLOW, "");
+		uint32_t nr = nr_of("x86_64", "kill");
+		struct ujs_program prog;
+		size_t r = rule_add(p, "kill", ERRNO(1));
+
+		arg_add(p, r, 0, UJS_CMP_EQ, UINT64_MAX, 0);
+		ok(compile(p, "x86_64", &prog) &&
+		   sim(&prog, AUDIT_ARCH_X86_64, nr, minus_one64) == (SECCOMP_RET_ERRNO | 1) &&
+		   sim(&prog, AUDIT_ARCH_X86_64, nr, minus_one32) == SECCOMP_RET_ALLOW,
+		   "x86_64: all 64 bits compared (0xffffffff is not -1 there)");
+		ujs_program_free(&prog);
+		ujs_policy_free(p);
+	}
+	{
+		struct ujs_policy *p = policy_new(ALLOW, "x86_64 i386");
+		struct ujs_program prog;
+		char err[512];
+		size_t r = rule_add(p, "kill", ERRNO(1));
+
+		arg_add(p, r, 1, UJS_CMP_MASKED_EQ, 0xff, 0x100000000ULL);
+		ok(ujs_compile(p, arch("x86_64"), &prog, err, sizeof(err)) == -1 &&
+		   !strcmp(err, "test.json: syscalls[0].names[0] kill: arg1 value 0x100000000 does "
+			   "not fit the 32-bit arguments of i386 (-2147483648..4294967295)"),
+		   "a value without a 32-bit form, for the i386 section: refused, named");
+		ujs_policy_free(p);
 	}
 }
 
@@ -579,11 +717,19 @@ static void test_targets(void)
 		}
 		ok(prog.audit_arch == t->audit_arch,
 		   "%s: program records its audit arch", t->name);
-		ok(sim(&prog, t->audit_arch, nr_of(t->name, "close"), vecs[1]) ==
-		   (SECCOMP_RET_ERRNO | 9) &&
-		   sim(&prog, t->audit_arch, nr_of(t->name, "close"), vecs[2]) ==
-		   SECCOMP_RET_ALLOW,
-		   "%s: close(1000) denied, close(1000 + 2^32) allowed", t->name);
+		/* A 32-bit ABI's close(1000 + 2^32) reaches the filter as close(1000). */
+		if (narrow_abi(t->audit_arch))
+			ok(sim(&prog, t->audit_arch, nr_of(t->name, "close"), vecs[1]) ==
+			   (SECCOMP_RET_ERRNO | 9) &&
+			   sim(&prog, t->audit_arch, nr_of(t->name, "close"), vecs[4]) ==
+			   SECCOMP_RET_ALLOW,
+			   "%s: close(1000) denied, close(1001) allowed", t->name);
+		else
+			ok(sim(&prog, t->audit_arch, nr_of(t->name, "close"), vecs[1]) ==
+			   (SECCOMP_RET_ERRNO | 9) &&
+			   sim(&prog, t->audit_arch, nr_of(t->name, "close"), vecs[2]) ==
+			   SECCOMP_RET_ALLOW,
+			   "%s: close(1000) denied, close(1000 + 2^32) allowed", t->name);
 		ok(sim(&prog, cases[i].foreign, nr_of(t->name, "getpid"), zero_args) ==
 		   SECCOMP_RET_KILL_PROCESS, "%s: foreign arch killed", t->name);
 		snprintf(what, sizeof(what), "%s [%s]", t->name, cases[i].archs);
@@ -671,8 +817,9 @@ static void test_big_mixed(void)
 		}
 		r = rule_add(p, name, ERRNO((uint16_t)(i + 1)));
 		arg_add(p, r, 0, UJS_CMP_EQ, 7, 0);
+		/* -16: a value with a 32-bit form, for the i386 section. */
 		r = rule_add(p, name, act(UJS_ACT_LOG_ERRNO, (uint16_t)(i + 1)));
-		arg_add(p, r, 1, UJS_CMP_GT, 0x100000000ULL, 0);
+		arg_add(p, r, 1, UJS_CMP_GT, 0xfffffffffffffff0ULL, 0);
 		if (i % 4 == 0)
 			rule_add(p, name, ALLOW);
 	}
@@ -870,6 +1017,12 @@ static struct ujs_action rnd_action(void)
 		   (uint16_t)(rnd() % 200));
 }
 
+/* @v, or its low word sign-extended when a 32-bit section must take it. */
+static uint64_t rnd_fit(uint64_t v, bool narrow)
+{
+	return !narrow || ujs_arg_fits32(v) ? v : (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+}
+
 /* A random policy for @target, names from it and its compat arches. */
 static struct ujs_policy *rnd_policy(const struct ujs_arch *target)
 {
@@ -877,6 +1030,7 @@ static struct ujs_policy *rnd_policy(const struct ujs_arch *target)
 	struct ujs_policy *p = policy_new(rnd_action(), "");
 	size_t n_compat = ujs_arch_compat(target, compat, UJS_MAX_ARCHS);
 	size_t i, j, n_rules = 1 + rnd() % 80;
+	bool narrow = narrow_abi(target->audit_arch);
 
 	if (rnd() % 2) {
 		p->archs[p->n_archs++] = target;
@@ -884,6 +1038,8 @@ static struct ujs_policy *rnd_policy(const struct ujs_arch *target)
 			if (rnd() % 2)
 				p->archs[p->n_archs++] = compat[i];
 	}
+	for (i = 0; i < p->n_archs; i++)
+		narrow |= narrow_abi(p->archs[i]->audit_arch);
 	for (i = 0; i < n_rules; i++) {
 		size_t r, n_args = rnd() % 3 ? rnd() % 4 : 0;
 
@@ -891,7 +1047,8 @@ static struct ujs_policy *rnd_policy(const struct ujs_arch *target)
 		r = rule_add(p, from->calls[rnd() % from->n_calls].name, rnd_action());
 		for (j = 0; j < n_args; j++)
 			arg_add(p, r, rnd() % 6, (enum ujs_cmp_op)(rnd() % 7),
-				rnd_value(), rnd() % 2 ? rnd_value() : 0);
+				rnd_fit(rnd_value(), narrow),
+				rnd() % 2 ? rnd_fit(rnd_value(), narrow) : 0);
 	}
 	return p;
 }
@@ -1099,6 +1256,7 @@ int main(void)
 	test_actions();
 	for (i = 0; i < LEN(targets); i++)
 		test_ops(targets[i]);
+	test_arg32();
 	test_and();
 	test_x86_arches();
 	test_arch_errors();

@@ -29,7 +29,8 @@
 struct check_block {
 	size_t *rules;		/* indexes into the policy's rules */
 	size_t n_rules;
-	bool little;
+	struct ujs_arg_layout layout;
+	const struct ujs_arch *arch;	/* the first section that uses it */
 	int label;
 };
 
@@ -79,7 +80,7 @@ static void emit_check_block(struct gen *g, const struct check_block *b)
 		}
 		next = ujs_ir_new_label(&g->ir);
 		ujs_ir_bind(&g->ir, entry);
-		ujs_emit_rule_checks(&g->ir, r, b->little, action, next);
+		ujs_emit_rule_checks(&g->ir, r, b->layout, action, next);
 		entry = next;
 	}
 	ujs_ir_alias(&g->ir, entry, deflt);
@@ -93,7 +94,7 @@ struct section {
 	const struct ujs_arch *arch;	/* numbers come from here */
 	const struct ujs_arch *x32;	/* x86_64 with x32 listed: these too */
 	bool kill_x32;			/* x86_64 without x32: kill the bit */
-	bool little;
+	struct ujs_arg_layout layout;
 	int label;
 };
 
@@ -177,11 +178,12 @@ static size_t group_len(const struct section_code *sc, size_t i)
 }
 
 static bool same_rules(const struct check_block *b, const struct nr_rule *group,
-		       size_t n, bool little)
+		       size_t n, struct ujs_arg_layout layout)
 {
 	size_t i;
 
-	if (b->little != little || b->n_rules != n)
+	if (b->layout.little != layout.little || b->layout.narrow != layout.narrow ||
+	    b->n_rules != n)
 		return false;
 	for (i = 0; i < n; i++)
 		if (b->rules[i] != group[i].rule)
@@ -190,8 +192,8 @@ static bool same_rules(const struct check_block *b, const struct nr_rule *group,
 }
 
 /* A new check block for @group; false when out of memory. */
-static bool new_block(struct gen *g, const struct nr_rule *group, size_t n,
-		      bool little)
+static bool new_block(struct gen *g, const struct section *sec,
+		      const struct nr_rule *group, size_t n)
 {
 	struct check_block *b;
 	size_t i;
@@ -206,22 +208,23 @@ static bool new_block(struct gen *g, const struct nr_rule *group, size_t n,
 	for (i = 0; i < n; i++)
 		b->rules[i] = group[i].rule;
 	b->n_rules = n;
-	b->little = little;
+	b->layout = sec->layout;
+	b->arch = sec->arch;
 	b->label = ujs_ir_new_label(&g->ir);
 	g->n_blocks++;
 	return true;
 }
 
 /* The label of the check block for @group, shared when one exists. */
-static int block_label(struct gen *g, const struct nr_rule *group, size_t n,
-		       bool little)
+static int block_label(struct gen *g, const struct section *sec,
+		       const struct nr_rule *group, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < g->n_blocks; i++)
-		if (same_rules(&g->blocks[i], group, n, little))
+		if (same_rules(&g->blocks[i], group, n, sec->layout))
 			return g->blocks[i].label;
-	if (!new_block(g, group, n, little)) {
+	if (!new_block(g, sec, group, n)) {
 		g->ir.oom = true;
 		return UJS_NO_LABEL;
 	}
@@ -239,7 +242,7 @@ static int group_target(struct gen *g, const struct section *sec,
 
 	if (r->n_args == 0)
 		return action_label(&g->ir, r->action);
-	return block_label(g, group, n, sec->little);
+	return block_label(g, sec, group, n);
 }
 
 /* The number line of the section as intervals of equal decisions. */
@@ -336,7 +339,10 @@ static struct section make_section(const struct ujs_arch *arch)
 	return (struct section){
 		.audit_arch = arch->audit_arch,
 		.arch = arch,
-		.little = (arch->audit_arch & __AUDIT_ARCH_LE) != 0,
+		.layout = {
+			.little = (arch->audit_arch & __AUDIT_ARCH_LE) != 0,
+			.narrow = (arch->audit_arch & __AUDIT_ARCH_64BIT) == 0,
+		},
 		.label = UJS_NO_LABEL,
 	};
 }
@@ -438,6 +444,37 @@ static int check_rules(const struct ujs_policy *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A 32-bit ABI's check block compares low words only: each value must
+ * have a 32-bit form, as libseccomp requires too.
+ */
+static int check_block_values(const struct gen *g, const struct check_block *b,
+			      char *err, size_t errlen)
+{
+	size_t i, j;
+
+	if (!b->layout.narrow)
+		return 0;
+	for (i = 0; i < b->n_rules; i++) {
+		const struct ujs_rule *r = &g->p->rules[b->rules[i]];
+
+		for (j = 0; j < r->n_args; j++) {
+			const struct ujs_arg_cmp *c = &r->args[j];
+			bool masked = c->op == UJS_CMP_MASKED_EQ;
+			uint64_t bad = !ujs_arg_fits32(c->value) ? c->value : c->value_two;
+
+			if (ujs_arg_fits32(c->value) && (!masked || ujs_arg_fits32(c->value_two)))
+				continue;
+			return ujs_fail(err, errlen,
+					"%s: %s %s: arg%u value %#llx does not fit the 32-bit arguments "
+					"of %s (-2147483648..4294967295)", policy_file(g->p),
+					r->where ? r->where : "rule", r->name, c->index,
+					(unsigned long long)bad, b->arch->name);
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 
 static int generate(struct gen *g, const struct ujs_arch *target, char *err,
@@ -453,6 +490,9 @@ static int generate(struct gen *g, const struct ujs_arch *target, char *err,
 	for (i = 0; i < n_secs; i++)
 		if (!emit_section(g, &secs[i]))
 			return ujs_fail(err, errlen, "out of memory");
+	for (i = 0; i < g->n_blocks; i++)
+		if (check_block_values(g, &g->blocks[i], err, errlen))
+			return -1;
 	for (i = 0; i < g->n_blocks; i++)
 		emit_check_block(g, &g->blocks[i]);
 	return 0;

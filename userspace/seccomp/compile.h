@@ -4,7 +4,9 @@
 #define UJS_COMPILE_H
 
 #include <linux/filter.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "policy.h"
@@ -22,10 +24,25 @@ struct ujs_program {
  * in which every syscall allowed by number alone reaches RET ALLOW without
  * reading an argument (the kernel's constant-action cache keeps it);
  * argument checks only on the paths of syscalls that have them.
+ *
+ * Arguments: on a 64-bit ABI all 64 bits are compared. The kernel passes a
+ * 32-bit ABI's (i386, arm, mips) zero-extended, so there only the low word
+ * is, against the value's 32-bit form (-1 matches 0xffffffff), and a value
+ * that has none (ujs_arg_fits32) fails the compile. Caveat on 64-bit ABIs:
+ * an int argument's high 32 bits are the caller's to set and the callee
+ * ignores them, so "arg == -1" does not catch 0x00000000ffffffff there;
+ * mask such arguments (SCMP_CMP_MASKED_EQ with 0xffffffff) to compare
+ * what the callee sees.
  */
 int ujs_compile(const struct ujs_policy *p, const struct ujs_arch *target,
 		struct ujs_program *out, char *err, size_t errlen);
 void ujs_program_free(struct ujs_program *prog);
+
+/* @v as a 32-bit argument: its high word all zeros, or all ones with bit 31 set. */
+static inline bool ujs_arg_fits32(uint64_t v)
+{
+	return v <= UINT32_MAX || v >= 0xffffffff80000000ULL;
+}
 
 /*
  * Print the rules the kernel cannot cache (argument checks, actions other

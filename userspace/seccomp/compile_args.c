@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The argument comparisons of a rule as IR (see compile_ir.h). Arguments
- * are 64 bits, BPF loads 32: each comparison is made of the two halves,
- * where the section's endianness puts them.
+ * The argument comparisons of a rule as IR (see compile_ir.h). On 64-bit
+ * ABIs arguments are 64 bits and BPF loads 32: each comparison is made of
+ * the two halves, where the section's endianness puts them. On 32-bit ABIs
+ * (i386, arm, mips) the kernel passes each argument zero-extended, so only
+ * the low word is compared, with the rule's value as its 32-bit form (-1
+ * is 0xffffffff); compile.c refuses values that have none.
  */
 #include "compile_ir.h"
 
@@ -93,11 +96,43 @@ static void emit_cmp_masked(struct ujs_ir *ir, struct arg_words w, uint64_t mask
 	emit_masked_half(ir, w.lo, ml, (uint32_t)want, pass, fail);
 }
 
-static void emit_cmp(struct ujs_ir *ir, const struct ujs_arg_cmp *c, bool little,
-		     int pass, int fail)
+/* A 32-bit ABI's comparison: the low word against the value's low word. */
+static void emit_cmp32(struct ujs_ir *ir, uint32_t lo, const struct ujs_arg_cmp *c,
+		       int pass, int fail)
 {
-	struct arg_words w = arg_words(c->index, little);
+	uint32_t v = (uint32_t)c->value, want = (uint32_t)c->value_two;
 
+	if (c->op == UJS_CMP_MASKED_EQ) {
+		/* Bits wanted outside the mask: never equal; no mask: always. */
+		if (want & ~v)
+			ujs_ir_ja(ir, fail);
+		else if (!v)
+			ujs_ir_ja(ir, pass);
+		else
+			emit_masked_half(ir, lo, v, want, pass, fail);
+		return;
+	}
+	ujs_ir_load(ir, lo);
+	switch (c->op) {
+	case UJS_CMP_EQ: ujs_ir_jump(ir, BPF_JEQ, v, pass, fail); break;
+	case UJS_CMP_NE: ujs_ir_jump(ir, BPF_JEQ, v, fail, pass); break;
+	case UJS_CMP_GT: ujs_ir_jump(ir, BPF_JGT, v, pass, fail); break;
+	case UJS_CMP_GE: ujs_ir_jump(ir, BPF_JGE, v, pass, fail); break;
+	case UJS_CMP_LT: ujs_ir_jump(ir, BPF_JGE, v, fail, pass); break;
+	case UJS_CMP_LE: ujs_ir_jump(ir, BPF_JGT, v, fail, pass); break;
+	case UJS_CMP_MASKED_EQ: break;
+	}
+}
+
+static void emit_cmp(struct ujs_ir *ir, const struct ujs_arg_cmp *c,
+		     struct ujs_arg_layout layout, int pass, int fail)
+{
+	struct arg_words w = arg_words(c->index, layout.little);
+
+	if (layout.narrow) {
+		emit_cmp32(ir, w.lo, c, pass, fail);
+		return;
+	}
 	switch (c->op) {
 	case UJS_CMP_EQ:
 		emit_cmp_eq(ir, w, c->value, true, pass, fail);
@@ -124,14 +159,14 @@ static void emit_cmp(struct ujs_ir *ir, const struct ujs_arg_cmp *c, bool little
 }
 
 void ujs_emit_rule_checks(struct ujs_ir *ir, const struct ujs_rule *r,
-			     bool little, int action, int next)
+			  struct ujs_arg_layout layout, int action, int next)
 {
 	size_t j;
 
 	for (j = 0; j < r->n_args; j++) {
 		int pass = j + 1 == r->n_args ? action : ujs_ir_new_label(ir);
 
-		emit_cmp(ir, &r->args[j], little, pass, next);
+		emit_cmp(ir, &r->args[j], layout, pass, next);
 		if (j + 1 < r->n_args)
 			ujs_ir_bind(ir, pass);
 	}

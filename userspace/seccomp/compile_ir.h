@@ -92,9 +92,19 @@ void ujs_ir_free(struct ujs_ir *ir);
 
 /* What the compiler's files share. */
 
+/*
+ * How a section's arguments lie in seccomp_data: the word order, and
+ * whether the ABI's arguments are 32 bits (i386, arm, mips: the kernel
+ * passes them zero-extended, so only the low word is compared).
+ */
+struct ujs_arg_layout {
+	bool little;
+	bool narrow;
+};
+
 /* The comparisons of @r, all holding -> @action, any failing -> @next. */
 void ujs_emit_rule_checks(struct ujs_ir *ir, const struct ujs_rule *r,
-			  bool little, int action, int next);
+			  struct ujs_arg_layout layout, int action, int next);
 /* @p's "architectures" has @a. */
 bool ujs_policy_lists(const struct ujs_policy *p, const struct ujs_arch *a);
 

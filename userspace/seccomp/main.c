@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <linux/audit.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -98,7 +99,9 @@ static const char usage_sim[] =
 "Run the program on one call and print its decision, e.g.\n"
 "  openat: ERRNO(13)\n"
 "SYSCALL is a name or a number of the calling architecture; up to six ARGs\n"
-"are integers (decimal, 0x hex, 0 octal); put -- before negative ones.\n"
+"are integers (decimal, 0x hex, 0 octal); put -- before negative ones. They\n"
+"reach the filter as the kernel passes them: on a 32-bit ABI (i386, arm,\n"
+"mips) zero-extended from their low 32 bits, so -1 is 0xffffffff there.\n"
 "\n"
 "  -a, --arch ARCH       target architecture of a POLICY\n"
 "      --call-arch ARCH  architecture of the call (default: the target's),\n"
@@ -365,8 +368,9 @@ static void compile_policy(const char *path, const struct common *c, struct inpu
 
 	if (ujs_policy_load(path, &opts, &in->policy, err, sizeof(err)))
 		die(EXIT_POLICY, "%s", err);
+	/* The compiler's messages name the file already. */
 	if (ujs_compile(in->policy, c->arch, &in->compiled, err, sizeof(err)))
-		die(EXIT_POLICY, "%s: %s", path, err);
+		die(EXIT_POLICY, "%s", err);
 	in->arch = c->arch ? c->arch : ujs_arch_native();
 	ujs_loaded_from_compiled(&in->loaded, &in->compiled, in->policy);
 }
@@ -535,6 +539,25 @@ static void print_decision(uint32_t ret)
 	}
 }
 
+/*
+ * @v as the kernel of @audit_arch stores an argument in seccomp_data:
+ * zero-extended from 32 bits on a 32-bit ABI, the high word first on a
+ * big-endian one (words at rising addresses, as the filter loads them).
+ */
+static uint64_t sim_arg(uint64_t v, uint32_t audit_arch)
+{
+	bool little = audit_arch & __AUDIT_ARCH_LE;
+	uint32_t words[2];
+	uint64_t out;
+
+	if (!(audit_arch & __AUDIT_ARCH_64BIT))
+		v = (uint32_t)v;
+	words[0] = little ? (uint32_t)v : (uint32_t)(v >> 32);
+	words[1] = little ? (uint32_t)(v >> 32) : (uint32_t)v;
+	memcpy(&out, words, sizeof(out));
+	return out;
+}
+
 /* The call described by SYSCALL [ARG]... (@argc of them) of @call_arch. */
 static struct seccomp_data sim_call(const struct ujs_arch *call_arch,
 				    uint32_t audit_arch, int argc, char **argv)
@@ -544,7 +567,7 @@ static struct seccomp_data sim_call(const struct ujs_arch *call_arch,
 	data.arch = call_arch ? call_arch->audit_arch : audit_arch;
 	data.nr = (int)syscall_arg(argv[0], call_arch);
 	for (int a = 0; a < argc - 1; a++)
-		data.args[a] = number_arg(argv[1 + a], "ARG: not a number");
+		data.args[a] = sim_arg(number_arg(argv[1 + a], "ARG: not a number"), data.arch);
 	return data;
 }
 

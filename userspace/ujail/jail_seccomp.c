@@ -22,8 +22,9 @@ static int compile_policy(struct jail_seccomp *sc, const char *path, char *err,
 
 	if (ujs_policy_load(path, &opts, &sc->policy, why, sizeof(why)))
 		return ujs_fail(err, errlen, "seccomp policy %s", why);
+	/* The compiler's messages name the file already. */
 	if (ujs_compile(sc->policy, NULL, &sc->compiled, why, sizeof(why)))
-		return ujs_fail(err, errlen, "seccomp policy %s: %s", path, why);
+		return ujs_fail(err, errlen, "seccomp policy %s", why);
 	ujs_loaded_from_compiled(&sc->loaded, &sc->compiled, sc->policy);
 	return 0;
 }
