@@ -160,6 +160,33 @@ check "-P: pid file holds the service's host pid" \
 kill -TERM "$jail_pid"; wait "$jail_pid"; rc=$?
 check "SIGTERM forwarded: service ends with 128+15" test "$rc" = 143
 check "-P: pid file removed at the end" test ! -e "$tmp/pid"
+# The pid file's directory may be writable by others (a service's own):
+# nothing planted there may lead root's write or unlink elsewhere.
+# pid_jail FILE [CMD]: a sleeping service with -P FILE; CMD runs once its
+# pid is in FILE, then the jail gets SIGTERM.
+pid_jail() {
+	local i=0
+	"$U" -n "$marker" -P "$1" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 &
+	jail_pid=$!
+	# A pid, not what was planted there before.
+	while ! grep -qx '[0-9][0-9]*' "$1" 2>/dev/null && [ $i -lt 500 ]; do
+		sleep 0.01; i=$((i + 1))
+	done
+	[ -z "${2:-}" ] || eval "$2"
+	kill -TERM "$jail_pid"; wait "$jail_pid"
+}
+printf 'victim\n' >"$tmp/victim"
+ln -sfn "$tmp/victim" "$tmp/pidlink"
+pid_jail "$tmp/pidlink"
+check "-P over a planted symbolic link: its target untouched" out_is victim cat "$tmp/victim"
+ln -f "$tmp/victim" "$tmp/pidhard"
+pid_jail "$tmp/pidhard"
+check "-P over a planted hard link: the other file untouched" out_is victim cat "$tmp/victim"
+pid_jail "$tmp/pidswap" 'printf "mine\n" >"$tmp/other" && mv "$tmp/other" "$tmp/pidswap"'
+check "-P: a file put in the pid file's place is not removed at the end" \
+	out_is mine cat "$tmp/pidswap"
+check "  and no temporary file is left beside it" \
+	out_is "" sh -c "ls -A '$tmp' | grep '^\\.pid'"
 start_jail -- "$P/probe" sleep
 kill -USR1 "$jail_pid"; wait "$jail_pid"; rc=$?
 check "SIGUSR1 forwarded" test "$rc" = $((128 + 10))

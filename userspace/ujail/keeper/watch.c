@@ -10,9 +10,12 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -23,26 +26,100 @@ struct watch_state {
 	int status_fd, sigfd, timerfd;
 	bool escalating;	/* SIGTERM seen: SIGKILL when the timer fires */
 	bool killed;		/* the timer fired: SIGKILL sent */
+	/*
+	 * The pid file's directory, opened when the jail starts, and its name
+	 * there: a directory others can write to (a service's own under
+	 * /var/run) must not lead root's writes or unlink elsewhere.
+	 */
+	int piddir_fd;
+	const char *pid_base;
 	bool pidfile_written;
+	dev_t pid_dev;		/* the file written: removed only if still there */
+	ino_t pid_ino;
 	int status;		/* wait status of the stub */
 };
 
+/* -P's directory, held open; -1 after a message when it cannot be. */
+static int open_piddir(struct watch_state *s)
+{
+	const char *path = s->w->pidfile, *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+		 slash ? (slash == path ? "/" : path) : ".");
+	s->pid_base = slash ? slash + 1 : path;
+	s->piddir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s->piddir_fd < 0)
+		keeper_msg(s->w->name, "-P %s: directory %s: %s", path, dir, strerror(errno));
+	return s->piddir_fd;
+}
+
+/*
+ * A new file beside the name, then renamed over it: whatever was planted
+ * there (a symbolic link, a hard link to another file) is replaced, never
+ * followed or written through.
+ */
+static int put_pidfile(struct watch_state *s, const char *line, size_t len)
+{
+	char tmp[NAME_MAX + 1];
+	struct stat st;
+	int fd = -1, ret = -1;
+
+	/* A name nobody can have planted beforehand. */
+	for (int tries = 0; fd < 0 && tries < 8; tries++) {
+		unsigned int r;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			return -1;
+		if (snprintf(tmp, sizeof(tmp), ".%s.%08x", s->pid_base, r) >= (int)sizeof(tmp)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		fd = openat(s->piddir_fd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	if (fd < 0)
+		return -1;
+	if (write(fd, line, len) == (ssize_t)len && fstat(fd, &st) == 0 &&
+	    renameat(s->piddir_fd, tmp, s->piddir_fd, s->pid_base) == 0) {
+		s->pid_dev = st.st_dev;
+		s->pid_ino = st.st_ino;
+		ret = 0;
+	}
+	if (close(fd) < 0)
+		ret = -1;
+	if (ret < 0)
+		unlinkat(s->piddir_fd, tmp, 0);
+	return ret;
+}
+
 static void write_pidfile(struct watch_state *s, pid_t pid)
 {
-	const char *path = s->w->pidfile;
 	char line[32];
 	int len = snprintf(line, sizeof(line), "%d\n", (int)pid);
-	int fd;
 
-	if (!path)
+	if (!s->w->pidfile)
 		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, line, (size_t)len) != len || close(fd) < 0) {
-		keeper_msg(s->w->name, "-P %s: %s; stopping the jail", path, strerror(errno));
+	if (put_pidfile(s, line, (size_t)len) < 0) {
+		keeper_msg(s->w->name, "-P %s: %s; stopping the jail", s->w->pidfile,
+			   strerror(errno));
 		kill(s->w->stub, SIGKILL);
 		return;
 	}
 	s->pidfile_written = true;
+}
+
+/* Our pid file, if it is still the file we wrote (not one put in its place). */
+static void remove_pidfile(const struct watch_state *s)
+{
+	struct stat st;
+
+	if (s->pidfile_written &&
+	    fstatat(s->piddir_fd, s->pid_base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == s->pid_dev && st.st_ino == s->pid_ino)
+		unlinkat(s->piddir_fd, s->pid_base, 0);
 }
 
 /* The service's one message: its pid, as our namespace sees it. */
@@ -147,10 +224,10 @@ int keeper_watch_run(const struct keeper_watch *w)
 {
 	struct watch_state s = {
 		.w = w, .status_fd = w->status_fd, .sigfd = keeper_signalfd(w->name),
-		.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC),
+		.timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC), .piddir_fd = -1,
 	};
 
-	if (s.sigfd < 0 || s.timerfd < 0) {
+	if (s.sigfd < 0 || s.timerfd < 0 || (w->pidfile && open_piddir(&s) < 0)) {
 		if (s.timerfd < 0)
 			keeper_msg(w->name, "timerfd: %s; stopping the jail", strerror(errno));
 		kill(w->stub, SIGKILL);
@@ -170,7 +247,6 @@ int keeper_watch_run(const struct keeper_watch *w)
 	/* Still locked by us: no new jail of the name can have replaced it. */
 	if (w->record)
 		unlink(w->record);
-	if (s.pidfile_written)
-		unlink(w->pidfile);
+	remove_pidfile(&s);
 	return keeper_exit_code(s.status);
 }
