@@ -139,6 +139,16 @@ check "killed by SIGKILL: 128+9" rc_is 137 jail -- "$P/probe" raise 9
 check "killed by SIGTERM: 128+15" rc_is 143 jail -- "$P/probe" raise 15
 check "dynamic glibc program: libraries staged" rc_is 0 jail -- "$P/probe-glibc" exit 0
 check "dynamic musl program: libraries staged" rc_is 0 jail -- "$P/probe-musl" exit 0
+# A -r program brings its loader and libraries, a -r script its interpreter
+# (and the interpreter's), as the command does (procd's ujail does the same).
+check "-r dynamic program: libraries staged" rc_is 5 \
+	jail -r "$P/probe-glibc" -- "$P/probe" exec "$P/probe-glibc" exit 5
+printf '#!%s id\n' "$P/probe-musl" >"$tmp/script.sh"; chmod 755 "$tmp/script.sh"
+check "-r #! script: interpreter and its libraries staged" out_is "uid=0 gid=0 groups=0" \
+	jail -r "$tmp/script.sh" -- "$P/probe" exec "$tmp/script.sh"
+check "-r shared library: staged, no warning" rc_is 0 \
+	jail -r "$(ls /lib/ld-musl-x86_64.so.1 2>/dev/null || echo "$P/probe")" -- "$P/probe" exit 0
+check "  stderr quiet" test ! -s "$tmp/err"
 # The root: a writable tmpfs with the bind backend, read-only (but for -w
 # paths) with jailfs.
 root_mkdir=ok
@@ -591,8 +601,8 @@ else
 	check "the keeper cannot start: 1" rc_is 1 env UJAIL_KEEPER="$tmp/badkeeper" "$U" \
 		--cgroup-parent "$cg_parent" -- "$P/probe" exit 0
 	check "  no cgroup left" cg_left
-	check "a failure in the jail (-r missing): 1" rc_is 1 "$U" --cgroup-parent "$cg_parent" \
-		-r /nonexistent/path -- "$P/probe" exit 0
+	check "a failure in the jail (-r DST below a file): 1" rc_is 1 "$U" \
+		--cgroup-parent "$cg_parent" -r /etc/passwd:/dev/null/x -- "$P/probe" exit 0
 	check "  no cgroup left" cg_left
 	check "a failure on the host (-U unknown): 1" rc_is 1 "$U" --cgroup-parent "$cg_parent/new" \
 		-U nosuchuser-ujail -- "$P/probe" exit 0
@@ -649,8 +659,14 @@ check "no command: 2" rc_is 2 "$U" -n x
 check "command not found: 127" rc_is 127 "$U" -- /nonexistent/cmd
 check "  message names it" err_has "/nonexistent/cmd"
 check "not executable: 127" rc_is 127 "$U" -- "$tmp/ro.txt"
-check "missing -r path: 1" rc_is 1 "$U" -r /nonexistent/path -- "$P/probe" write "$tmp/rwdir/ran"
-check "  message names it" err_has "/nonexistent/path"
+# Init scripts list optional files (dnsmasq's /etc/ethers): procd skips them.
+check "absent -r/-w paths are skipped" rc_is 0 "$U" -n probe -r /nonexistent/path \
+	-w /nonexistent/dir/ -- "$P/probe" exit 0
+check "  quietly" test ! -s "$tmp/err"
+check "  -d 1 names them" rc_is 0 "$U" -n probe -d 1 -r /nonexistent/path \
+	-w /nonexistent/dir/ -- "$P/probe" exit 0
+check "  -r named" err_has "-r /nonexistent/path: not on the host: skipped"
+check "  -w named" err_has "-w /nonexistent/dir: not on the host: skipped"
 check "missing -C file: 1" rc_is 1 "$U" -C /nonexistent/caps.json -- "$P/probe" exit 0
 check "  message names it" err_has "/nonexistent/caps.json"
 check "bad -S policy: 1" rc_is 1 "$U" -S "$tmp/bad.json" -w "$tmp/rwdir" -- "$P/probe" write "$tmp/rwdir/ran"

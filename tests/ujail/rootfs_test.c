@@ -700,6 +700,7 @@ static const struct tcase cases[] = {
 static int jail_pid1(const struct tcase *c, const struct jail_opts *o,
 		     const struct path_set *deps)
 {
+	struct jail_host_files files = { deps, o->paths, o->n_paths };
 	char err[1024] = "";
 	int rc;
 
@@ -712,7 +713,7 @@ static int jail_pid1(const struct tcase *c, const struct jail_opts *o,
 	rc = jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &creds, &accounts,
 				   err, sizeof(err));
 	if (rc == 0)
-		rc = jail_rootfs_enter(o, backend, deps, &accounts, err, sizeof(err));
+		rc = jail_rootfs_enter(o, backend, &files, &accounts, err, sizeof(err));
 	if (c->expect_err[0]) {
 		check(rc == -1, "entering fails (%s)", err);
 		for (int i = 0; i < 3 && c->expect_err[i]; i++)

@@ -62,6 +62,7 @@ static void close_inherited_fds(struct jail_plan *p)
 /* Everything before the service starts; false after a message. */
 static bool stub_prepare(struct jail_plan *p)
 {
+	struct jail_host_files files = { &p->deps, p->paths, p->n_paths };
 	char err[1024];
 
 	if (follow_parent(p) < 0)
@@ -75,7 +76,7 @@ static bool stub_prepare(struct jail_plan *p)
 	    jail_veth_setup(&p->veth, err, sizeof(err)) < 0)
 		goto fail;
 	jail_ns_close(&p->ns);
-	if (jail_rootfs_enter(p->o, p->fs_ops, &p->deps, &p->accounts, err, sizeof(err)) < 0 ||
+	if (jail_rootfs_enter(p->o, p->fs_ops, &files, &p->accounts, err, sizeof(err)) < 0 ||
 	    jail_seccomp_notify_open(&p->seccomp, err, sizeof(err)) < 0)
 		goto fail;
 	return true;

@@ -30,6 +30,7 @@
 #include "jail_keeper.h"
 #include "keeper/keeper.h"
 #include "load.h"
+#include "plan_paths.h"
 #include "rootfs.h"
 #include "userns.h"
 
@@ -197,6 +198,10 @@ static int plan_jail(struct jail_plan *p)
 
 	if (status)
 		return status;
+	if (jail_plan_paths(p)) {
+		jail_msg(p, "-r/-w paths: out of memory");
+		return JAIL_EXIT_SETUP;
+	}
 	jail_self_exe(exe, sizeof(exe));
 	p->keeper_fd = jail_keeper_open(exe, err, sizeof(err));
 	if (p->keeper_fd < 0 ||
@@ -256,6 +261,7 @@ static void plan_free(struct jail_plan *p)
 		free(p->envp[i]);
 	free(p->envp);
 	path_set_free(&p->deps);
+	free(p->paths);
 	jail_seccomp_free(&p->seccomp);
 	jail_ns_close(&p->ns);
 	jail_veth_close(&p->veth);

@@ -46,6 +46,8 @@ struct jail_plan {
 	const char *name;		/* for messages: -n, else the command */
 	char exe[PATH_MAX];		/* the command, resolved on the host */
 	struct path_set deps;		/* staged read-only */
+	struct jail_path *paths;	/* the -r/-w the host has (plan_paths.h) */
+	size_t n_paths;
 	char **envp;			/* the service's environment */
 	struct jail_creds creds;
 	struct jail_accounts accounts;	/* the jail's /etc/passwd and group */

@@ -38,6 +38,7 @@ struct rootfs {
 	bool made_dir;		/* the scratch directory exists */
 	bool mounted;
 	const struct jail_accounts *accounts;
+	const struct jail_host_files *files;
 	char *err;
 	size_t errlen;
 };
@@ -238,8 +239,8 @@ static bool staged_late(const struct jail_opts *o, const char *dst)
 
 static int stage_user_paths(struct rootfs *r, struct stage *st, bool late)
 {
-	for (size_t i = 0; i < r->o->n_paths; i++) {
-		const struct jail_path *p = &r->o->paths[i];
+	for (size_t i = 0; i < r->files->n_paths; i++) {
+		const struct jail_path *p = &r->files->paths[i];
 		const char *dst = p->dst ? p->dst : p->src;
 		int ret;
 
@@ -304,8 +305,9 @@ static void take_new_root(struct rootfs *r, struct stage *st)
 }
 
 /* Everything from the host, through the stage backend. */
-static int stage_main(struct rootfs *r, const struct path_set *deps)
+static int stage_main(struct rootfs *r)
 {
+	const struct path_set *deps = r->files->deps;
 	struct stage st;
 	int ret;
 
@@ -587,7 +589,7 @@ static int make_mountpoints(struct rootfs *r)
 	return 0;
 }
 
-static int rootfs_build(struct rootfs *r, const struct path_set *deps)
+static int rootfs_build(struct rootfs *r)
 {
 	if (make_mounts_private(r) < 0)
 		return -1;
@@ -597,7 +599,7 @@ static int rootfs_build(struct rootfs *r, const struct path_set *deps)
 	    jail_write_file(r, "/etc/group", r->accounts->group) < 0 ||
 	    make_mountpoints(r) < 0)
 		return -1;
-	if (stage_main(r, deps) < 0 || stage_special(r) < 0)
+	if (stage_main(r) < 0 || stage_special(r) < 0)
 		return -1;
 	if (enter_root(r) < 0)
 		return -1;
@@ -605,7 +607,7 @@ static int rootfs_build(struct rootfs *r, const struct path_set *deps)
 }
 
 int jail_rootfs_enter(const struct jail_opts *o, const struct stage_ops *backend,
-		      const struct path_set *deps, const struct jail_accounts *accounts,
+		      const struct jail_host_files *files, const struct jail_accounts *accounts,
 		      char *err, size_t errlen)
 {
 	struct rootfs *r = calloc(1, sizeof(*r));
@@ -617,13 +619,14 @@ int jail_rootfs_enter(const struct jail_opts *o, const struct stage_ops *backend
 	r->o = o;
 	r->backend = backend;
 	r->accounts = accounts;
+	r->files = files;
 	r->err = err;
 	r->errlen = errlen;
 	r->tmp_fd = -1;
 	r->root_fd = -1;
 	/* Directories made in the jail must be traversable by the service. */
 	old_umask = umask(022);
-	ret = rootfs_build(r, deps);
+	ret = rootfs_build(r);
 	umask(old_umask);
 	if (ret < 0)
 		root_discard(r);

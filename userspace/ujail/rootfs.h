@@ -13,14 +13,21 @@
 /* procd's udebug socket (-D). */
 #define JAIL_UDEBUG_SOCKET "/var/run/udebug.sock"
 
+/* What the jail gets from the host: the plan's choice (jail.h). */
+struct jail_host_files {
+	const struct path_set *deps;	/* the command's and the programs' needs */
+	const struct jail_path *paths;	/* -r/-w the host has */
+	size_t n_paths;
+};
+
 /*
  * Builds the jail's root and makes it the caller's "/". Call it in the
  * jail's PID 1: a process in a new mount namespace and PID 1 of a new pid
  * namespace (for /proc). The root is a tmpfs (0755, nosuid, nodev) with:
  *  - /etc/passwd and /etc/group from @accounts (accounts.h); a staged
  *    /etc goes on top;
- *  - every path of @deps, read-only, where the host has it;
- *  - every -r/-w path, read-only or writable, at its DST; a path without
+ *  - every path of @files->deps, read-only, where the host has it;
+ *  - every -r/-w path of @files, read-only or writable, at its DST; a path without
  *    DST is staged as the host resolves it: each symbolic link on the way
  *    becomes the same link in the jail, and for -r the target of a link
  *    as last component is staged too (for -w such a link is staged alone:
@@ -40,7 +47,7 @@
  * Returns 0, or -1 with @err naming the path, the step and errno.
  */
 int jail_rootfs_enter(const struct jail_opts *o, const struct stage_ops *backend,
-		      const struct path_set *deps, const struct jail_accounts *accounts,
+		      const struct jail_host_files *files, const struct jail_accounts *accounts,
 		      char *err, size_t errlen);
 
 #endif
