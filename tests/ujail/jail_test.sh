@@ -412,6 +412,33 @@ if [ ! -e /var/run/udebug.sock ]; then
 	check "-D without a udebug socket: the service runs" rc_is 0 "$U" -d 1 -D -- "$P/probe" exit 0
 	check "  -d 1 says it was not staged" err_has "-D: no udebug socket on the host"
 fi
+# ---- the namespace set: as procd's ujail, only what the options ask for ----
+# hostapd, odhcpd and urngd get -U -G -C -c only: their credentials change,
+# they keep the host's filesystem and namespaces.
+host_ns() { readlink "/proc/self/ns/$1"; }
+outside="$P/probe-glibc"	# a host file no jail here stages
+check "-U -G -c only: the host's filesystem" out_is ok \
+	jail -U nobody -G nogroup -c -- "$P/probe" open "$outside"
+check "  the host's mount namespace" out_is "$(host_ns mnt)" jail -U nobody -- "$P/probe" ns mnt
+check "  the host's pid namespace" out_is "$(host_ns pid)" jail -U nobody -- "$P/probe" ns pid
+check "-S only: the host's filesystem, filtered" out_is "ok EACCES" sh -c \
+	"'$U' -n probe -S '$tmp/deny.json' -- '$P/probe' open '$outside' | tr '\\n' ' ';
+	 '$U' -n probe -S '$tmp/deny.json' -- '$P/probe' mkdir '$tmp/nsdir'"
+check "-h only: new uts namespace" out_is nshost jail -h nshost -- "$P/probe" hostname
+check "  and pid and ipc ones" sh -c "[ \"\$('$U' -h x -- '$P/probe' ns pid)\" != '$(host_ns pid)' ] &&
+	[ \"\$('$U' -h x -- '$P/probe' ns ipc)\" != '$(host_ns ipc)' ]"
+check "  on the host's filesystem" out_is ok jail -h nshost -- "$P/probe" open "$outside"
+check "-r: a root of its own" out_is ENOENT jail -r "$P/probe" -- "$P/probe" open "$outside"
+check "  in new mount and pid namespaces" sh -c "[ \"\$('$U' -r '$P/probe' -- '$P/probe' ns mnt)\" != '$(host_ns mnt)' ] &&
+	[ \"\$('$U' -r '$P/probe' -- '$P/probe' ns pid)\" != '$(host_ns pid)' ]"
+root_opts="-p -s -D -o --fs=auto"
+[ -S /dev/log ] && root_opts="$root_opts -l"
+[ -S /var/run/ubus/ubus.sock ] && root_opts="$root_opts -u"
+for opt in $root_opts; do
+	check "$opt: a root of its own" out_is ENOENT jail $opt -- "$P/probe" open "$outside"
+done
+check "no option at all: the default jail (a root of its own)" out_is ENOENT \
+	"$U" -- "$P/probe" open "$outside"
 check "-j pid:ipc joins the namespace" out_is "$(readlink "/proc/$helper_pid/ns/ipc")" \
 	"$U" -p -j "$helper_pid:ipc" -- "$P/probe" ns ipc
 kill "$helper_pid"; wait "$helper_pid" 2>/dev/null; helper_pid=

@@ -76,7 +76,8 @@ static bool stub_prepare(struct jail_plan *p)
 	    jail_veth_setup(&p->veth, err, sizeof(err)) < 0)
 		goto fail;
 	jail_ns_close(&p->ns);
-	if (jail_rootfs_enter(p->o, p->fs_ops, &files, &p->accounts, err, sizeof(err)) < 0 ||
+	if ((p->ns.new_root &&
+	     jail_rootfs_enter(p->o, p->fs_ops, &files, &p->accounts, err, sizeof(err)) < 0) ||
 	    jail_seccomp_notify_open(&p->seccomp, err, sizeof(err)) < 0)
 		goto fail;
 	return true;

@@ -75,6 +75,9 @@ static int resolve_command(struct jail_plan *p)
 	}
 	if (make_absolute(p))
 		return JAIL_EXIT_NOT_STARTED;
+	/* On the host's filesystem the command finds its libraries itself. */
+	if (!jail_ns_wants_root(p->o))
+		return 0;
 	if (elf_deps_collect(p->exe, NULL, &p->deps, err, sizeof(err)) < 0) {
 		jail_msg(p, "%s", err);
 		return JAIL_EXIT_NOT_STARTED;

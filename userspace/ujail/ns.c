@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -12,6 +13,7 @@
 
 #include "errmsg.h"
 #include "ns.h"
+#include "userns.h"
 
 static unsigned int joined_flags(const struct jail_opts *o)
 {
@@ -22,17 +24,59 @@ static unsigned int joined_flags(const struct jail_opts *o)
 	return flags;
 }
 
-int jail_ns_plan(const struct jail_opts *o, struct jail_ns *ns, char *err,
-		 size_t errlen)
+/* Options that shape the jail's filesystem: they need a root of its own. */
+static bool root_asked(const struct jail_opts *o)
 {
-	unsigned int joined = joined_flags(o);
-	int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID;
+	return o->n_paths || o->proc || o->sys || o->ubus || o->udebug || o->dev_log ||
+	       o->ro_root || o->fs;
+}
 
-	memset(ns, 0, sizeof(*ns));
+/* Any option that asks for isolation at all (--trace, -t, -P, -e, -d do not). */
+static bool isolation_asked(const struct jail_opts *o)
+{
+	return root_asked(o) || o->hostname || o->netns || o->cgroupns ||
+	       jail_userns_wanted(o) || o->n_joins || o->user || o->group || o->capabilities ||
+	       o->no_new_privs || o->seccomp || o->cgroup_parent || o->memory_max ||
+	       o->memory_high || o->cpu_max || o->pids_max || o->io_weight;
+}
+
+/*
+ * As procd's ujail: only the options that need a namespace make one (a
+ * service with just -U -G -C -c -S keeps the host's filesystem), and any
+ * new namespace brings new pid, ipc and uts ones. With no option at all,
+ * the default jail: an empty root, every namespace but net and cgroup.
+ */
+static int planned_flags(const struct jail_opts *o)
+{
+	bool bare = !isolation_asked(o);
+	int flags = 0;
+
+	if (bare || root_asked(o))
+		flags |= CLONE_NEWNS;
+	if (o->hostname)
+		flags |= CLONE_NEWUTS;
 	if (o->netns)
 		flags |= CLONE_NEWNET;
 	if (o->cgroupns)
 		flags |= CLONE_NEWCGROUP;
+	if (flags || jail_userns_wanted(o))
+		flags |= CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID;
+	return flags;
+}
+
+bool jail_ns_wants_root(const struct jail_opts *o)
+{
+	return planned_flags(o) & CLONE_NEWNS;
+}
+
+int jail_ns_plan(const struct jail_opts *o, struct jail_ns *ns, char *err,
+		 size_t errlen)
+{
+	unsigned int joined = joined_flags(o);
+	int flags = planned_flags(o);
+
+	memset(ns, 0, sizeof(*ns));
+	ns->new_root = flags & CLONE_NEWNS;
 	/* A joined namespace replaces the new one (a pid one: joined before clone). */
 	ns->clone_flags = flags & ~(int)(joined & (CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID));
 	if (o->n_joins > JAIL_MAX_JOINS)

@@ -10,9 +10,13 @@
 
 static const char usage[] =
 "Usage: " PROG " [OPTION]... [--] COMMAND [ARGUMENT]...\n"
-"Run COMMAND in a jail: new mount, pid, ipc and uts namespaces, a tmpfs root\n"
-"holding COMMAND, its libraries and the paths staged, a minimal /dev, and the\n"
-"credentials, capabilities and seccomp policy asked for. Takes procd's options.\n"
+"Run COMMAND in a jail. Takes procd's options and makes the namespaces they\n"
+"ask for, as procd's ujail: the filesystem options (-r -w -p -s -l -u -D -o\n"
+"--fs) give a tmpfs root holding COMMAND, its libraries and the paths staged,\n"
+"and a minimal /dev; -h, -N, -f and -F their namespace; any of these new pid,\n"
+"ipc and uts namespaces too. -U -G -C -c -S alone keep the host's filesystem\n"
+"and change only credentials, capabilities and seccomp policy. No option at\n"
+"all: the default jail (an empty root, new mount, pid, ipc, uts namespaces).\n"
 "\n"
 "The jail:\n"
 "  -n, --name NAME          jail name (log lines, --join); one running jail\n"
