@@ -2,11 +2,11 @@
 /*
  * Users, groups and capabilities of the service; see creds.h.
  *
- * Securebits: SECBIT_NOROOT makes uid 0 gain nothing at execve(), so what
- * the service holds afterwards is only its ambient set (the capabilities
- * procd's files list in "ambient", which must also be permitted and
- * inheritable). SECBIT_NO_SETUID_FIXUP keeps our capabilities across
- * setuid() until we drop them ourselves. Every bit is locked.
+ * Securebits: SECBIT_NO_SETUID_FIXUP keeps our capabilities across
+ * setuid() until the sets are made what they must be; then every bit is
+ * cleared and locked, so execve() treats the service as any process of
+ * its uid (root gets its bounding set, another user its ambient set) and
+ * the service cannot change that, nor raise ambient capabilities.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -66,20 +66,27 @@ static int caps_list(const char *path, json_object *root, const char *key,
 	return 0;
 }
 
-static int caps_check_keys(const char *path, json_object *root, char *err, size_t errlen)
+/* The five sets: JSON key, bit in jail_caps.given, where the mask goes. */
+static int caps_sets(const char *path, json_object *root, struct jail_caps *caps, char *err,
+		     size_t errlen)
 {
-	static const char *const known[] = {
-		"bounding", "effective", "inheritable", "permitted", "ambient",
+	const struct {
+		const char *key;
+		unsigned int bit;
+		uint64_t *mask;
+	} sets[] = {
+		{ "bounding", JAIL_CAPS_BOUNDING, &caps->bounding },
+		{ "effective", JAIL_CAPS_EFFECTIVE, &caps->effective },
+		{ "inheritable", JAIL_CAPS_INHERITABLE, &caps->inheritable },
+		{ "permitted", JAIL_CAPS_PERMITTED, &caps->permitted },
+		{ "ambient", JAIL_CAPS_AMBIENT, &caps->ambient },
 	};
 
-	json_object_object_foreach(root, key, val) {
-		bool ok = false;
-
-		(void)val;
-		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-			ok |= strcmp(key, known[i]) == 0;
-		if (!ok)
-			return ujs_fail(err, errlen, "%s: %s: unknown key", path, key);
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		if (caps_list(path, root, sets[i].key, sets[i].mask, err, errlen))
+			return -1;
+		if (json_object_object_get_ex(root, sets[i].key, NULL))
+			caps->given |= sets[i].bit;
 	}
 	return 0;
 }
@@ -98,18 +105,13 @@ int jail_caps_load(const char *path, struct jail_caps *caps, char *err,
 	json_object *root = json_object_from_file(path);
 	int ret = -1;
 
-	memset(caps, 0, sizeof(*caps));
+	caps->given = 0;
 	if (!root)
 		return caps_file_error(path, err, errlen);
 	if (!json_object_is_type(root, json_type_object))
 		ujs_fail(err, errlen, "%s: not a JSON object", path);
-	else if (caps_check_keys(path, root, err, errlen) == 0 &&
-		 caps_list(path, root, "bounding", &caps->bounding, err, errlen) == 0 &&
-		 caps_list(path, root, "effective", &caps->effective, err, errlen) == 0 &&
-		 caps_list(path, root, "inheritable", &caps->inheritable, err, errlen) == 0 &&
-		 caps_list(path, root, "permitted", &caps->permitted, err, errlen) == 0 &&
-		 caps_list(path, root, "ambient", &caps->ambient, err, errlen) == 0)
-		ret = 0;
+	else
+		ret = caps_sets(path, root, caps, err, errlen);
 	json_object_put(root);
 	return ret;
 }
@@ -141,7 +143,7 @@ static int set_caps(uint64_t eff, uint64_t prm, uint64_t inh)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-static int get_permitted(uint64_t *prm)
+static int get_sets(uint64_t *prm, uint64_t *inh)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2];
@@ -149,6 +151,7 @@ static int get_permitted(uint64_t *prm)
 	if (syscall(SYS_capget, &h, d) < 0)
 		return -1;
 	*prm = (uint64_t)d[1].permitted << 32 | d[0].permitted;
+	*inh = (uint64_t)d[1].inheritable << 32 | d[0].inheritable;
 	return 0;
 }
 
@@ -186,35 +189,69 @@ static int raise_ambient(uint64_t ambient, int last, char *err, size_t errlen)
 	return 0;
 }
 
+/* The bounding set the service keeps: -C's, else all but the dangerous ones. */
+static uint64_t bounding_kept(const struct jail_caps *caps)
+{
+	if (caps->given & JAIL_CAPS_BOUNDING)
+		return caps->bounding;
+	return caps->keep_all ? ~0ULL : ~JAIL_CAPS_DANGEROUS;
+}
+
+/* -C's effective, permitted and inheritable sets; those it does not name stay. */
+static int set_named_caps(const struct jail_caps *caps, char *err, size_t errlen)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	uint64_t eff, prm, inh;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return ujs_fail(err, errlen, "capget: %s", strerror(errno));
+	eff = (uint64_t)d[1].effective << 32 | d[0].effective;
+	prm = (uint64_t)d[1].permitted << 32 | d[0].permitted;
+	inh = (uint64_t)d[1].inheritable << 32 | d[0].inheritable;
+	if (caps->given & JAIL_CAPS_EFFECTIVE)
+		eff = caps->effective;
+	if (caps->given & JAIL_CAPS_PERMITTED)
+		prm = caps->permitted;
+	if (caps->given & JAIL_CAPS_INHERITABLE)
+		inh = caps->inheritable;
+	if (set_caps(eff & prm, prm, inh) < 0)
+		return ujs_fail(err, errlen, "capset (effective %#llx, permitted %#llx, "
+				"inheritable %#llx): %s", (unsigned long long)eff,
+				(unsigned long long)prm, (unsigned long long)inh, strerror(errno));
+	return 0;
+}
+
 int jail_privileges_apply(const struct jail_creds *c,
 			  const struct jail_caps *caps, char *err,
 			  size_t errlen)
 {
 	const unsigned long final_bits =
-		SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
-		SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
-		SECBIT_KEEP_CAPS_LOCKED |
+		SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
 		SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
-	uint64_t held;
+	uint64_t held, inh;
 	int last = last_cap();
 
 	/* Keep our capabilities through setuid() until we drop them. */
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0) < 0)
 		return ujs_fail(err, errlen, "securebits: %s", strerror(errno));
-	if (shrink_bounding_set(caps->bounding, last, err, errlen) ||
+	if (shrink_bounding_set(bounding_kept(caps), last, err, errlen) ||
 	    switch_ids(c, err, errlen))
 		return -1;
-	/* Ambient needs permitted and inheritable; keep the rest meanwhile. */
-	if (get_permitted(&held) < 0 || set_caps(held, held, caps->inheritable) < 0)
-		return ujs_fail(err, errlen, "capset (inheritable %#llx): %s",
-				  (unsigned long long)caps->inheritable, strerror(errno));
-	if (raise_ambient(caps->ambient, last, err, errlen))
-		return -1;
+	if (caps->given & JAIL_CAPS_AMBIENT) {
+		/* Ambient needs permitted and inheritable: -C's inheritable set first. */
+		if (get_sets(&held, &inh) < 0)
+			return ujs_fail(err, errlen, "capget: %s", strerror(errno));
+		if (caps->given & JAIL_CAPS_INHERITABLE)
+			inh = caps->inheritable;
+		if (set_caps(held, held, inh) < 0)
+			return ujs_fail(err, errlen, "capset (inheritable %#llx): %s",
+					(unsigned long long)inh, strerror(errno));
+		if (raise_ambient(caps->ambient, last, err, errlen))
+			return -1;
+	}
+	/* While CAP_SETPCAP is still effective. */
 	if (prctl(PR_SET_SECUREBITS, final_bits, 0, 0, 0) < 0)
 		return ujs_fail(err, errlen, "lock the securebits: %s", strerror(errno));
-	if (set_caps(caps->effective, caps->permitted, caps->inheritable) < 0)
-		return ujs_fail(err, errlen, "capset (effective %#llx, permitted %#llx): %s",
-				  (unsigned long long)caps->effective,
-				  (unsigned long long)caps->permitted, strerror(errno));
-	return 0;
+	return set_named_caps(caps, err, errlen);
 }

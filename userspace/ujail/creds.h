@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/capability.h>
 #include <sys/types.h>
 
 struct jail_creds {
@@ -17,23 +18,50 @@ struct jail_creds {
 	gid_t gid;
 };
 
-/* Capability sets as bit masks (1 << CAP_*); all zero: drop everything. */
+/* Capability sets as bit masks (1 << CAP_*). */
 struct jail_caps {
 	uint64_t bounding, effective, inheritable, permitted, ambient;
+	unsigned int given;	/* JAIL_CAPS_*: the sets -C names; the others stay */
+	bool keep_all;		/* --keep-caps: no default drop from the bounding set */
 };
+
+#define JAIL_CAPS_BOUNDING	(1u << 0)
+#define JAIL_CAPS_EFFECTIVE	(1u << 1)
+#define JAIL_CAPS_INHERITABLE	(1u << 2)
+#define JAIL_CAPS_PERMITTED	(1u << 3)
+#define JAIL_CAPS_AMBIENT	(1u << 4)
+
+/*
+ * Dropped from the bounding set unless -C names a bounding set or
+ * --keep-caps is given: what undoes a jail (mounts, modules, raw devices
+ * and memory, tracing, reading by handle, kernel programs and logs, LSM
+ * policy, device nodes, immutable files, process restore, accounting
+ * files) and no daemon needs to start and drop its privileges.
+ */
+#define JAIL_CAPS_DANGEROUS \
+	((1ULL << CAP_SYS_ADMIN) | (1ULL << CAP_SYS_MODULE) | (1ULL << CAP_SYS_RAWIO) | \
+	 (1ULL << CAP_SYS_PTRACE) | (1ULL << CAP_SYS_BOOT) | (1ULL << CAP_DAC_READ_SEARCH) | \
+	 (1ULL << CAP_BPF) | (1ULL << CAP_PERFMON) | (1ULL << CAP_MAC_ADMIN) | \
+	 (1ULL << CAP_MAC_OVERRIDE) | (1ULL << CAP_SYSLOG) | (1ULL << CAP_AUDIT_CONTROL) | \
+	 (1ULL << CAP_AUDIT_READ) | (1ULL << CAP_MKNOD) | (1ULL << CAP_LINUX_IMMUTABLE) | \
+	 (1ULL << CAP_CHECKPOINT_RESTORE) | (1ULL << CAP_SYS_PACCT))
 
 /*
  * procd's capabilities file: {"bounding": ["CAP_..."], "effective": [...],
- * "inheritable": [...], "permitted": [...], "ambient": [...]}; a missing
- * list is empty. 0, or -1 with @err naming the file and key.
+ * "inheritable": [...], "permitted": [...], "ambient": [...]}. As procd, a
+ * set the file does not name stays as it is (the bounding set: as without
+ * -C) and other keys are ignored. 0, or -1 with @err naming the file and
+ * key. Sets the five masks and @caps->given only (keep_all is the caller's).
  */
 int jail_caps_load(const char *path, struct jail_caps *caps, char *err,
 		   size_t errlen);
 
 /*
- * In the service, as root with every capability: lock the securebits,
- * shrink the bounding set, switch to @c, leave exactly @caps. 0, or -1
- * with @err naming the step.
+ * In the service, as root with every capability: shrink the bounding set
+ * (to -C's, else all but JAIL_CAPS_DANGEROUS unless keep_all), switch to
+ * @c, set the sets -C names, and lock the securebits in their usual state,
+ * as procd does: execve() then gives a root service its bounding set, and
+ * any other user its ambient set. 0, or -1 with @err naming the step.
  */
 int jail_privileges_apply(const struct jail_creds *c,
 			  const struct jail_caps *caps, char *err,

@@ -206,6 +206,7 @@ static int plan_jail(struct jail_plan *p)
 		return JAIL_EXIT_SETUP;
 	}
 	jail_self_exe(exe, sizeof(exe));
+	p->caps.keep_all = o->keep_caps;
 	p->keeper_fd = jail_keeper_open(exe, err, sizeof(err));
 	if (p->keeper_fd < 0 ||
 	    jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &p->creds,

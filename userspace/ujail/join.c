@@ -204,6 +204,7 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 	int ret;
 
 	snprintf(exe_path, sizeof(exe_path), "/proc/self/fd/%d", m->exe_fd);
+	m->p.caps.keep_all = o->keep_caps;
 	ret = jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &m->p.creds,
 				    &m->p.accounts, err, errlen) ||
 	      (o->capabilities && jail_caps_load(o->capabilities, &m->p.caps, err, errlen)) ||

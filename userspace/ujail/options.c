@@ -103,6 +103,7 @@ static const struct opt_spec specs[] = {
 	STRING(0, "trace-backend", NULL, trace_backend, check_trace_backend),
 	STRING(0, "fs", "fs", fs, check_fs),
 	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
+	FLAG(0, "keep-caps", "keep_caps", keep_caps),
 	STRING('U', "user", "user", user, check_not_empty),
 	STRING('G', "group", "group", group, check_not_empty),
 	FLAG('c', "no-new-privs", "no_new_privs", no_new_privs),

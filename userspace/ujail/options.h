@@ -33,6 +33,7 @@ struct jail_opts {
 	char *trace_backend;	/* --trace-backend: auto, ebpf or ptrace (NULL: auto) */
 	char *fs;		/* --fs: jailfs, bind or auto (NULL: auto) */
 	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
+	bool keep_caps;		/* --keep-caps: no default drop from the bounding set */
 	char *user;		/* -U, --user */
 	char *group;		/* -G, --group */
 	char *pidfile;		/* -P, --pidfile */

@@ -36,6 +36,8 @@ static const char *errname(int e)
 	switch (e) {
 	case 0: return "ok";
 	case EPERM: return "EPERM";
+	case EFAULT: return "EFAULT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
 	case ENOENT: return "ENOENT";
 	case ESRCH: return "ESRCH";
 	case EIO: return "EIO";
@@ -58,6 +60,40 @@ static const char *errname(int e)
 static int report(long ret)
 {
 	puts(errname(ret < 0 ? errno : 0));
+	return 0;
+}
+
+/*
+ * The classic chroot escape: chroot below the working directory, climb
+ * out with "..", chroot there. Then: can @path, a host file, be reached?
+ */
+static int chroot_escape(const char *path)
+{
+	if (chroot("/dev") < 0)
+		return report(-1);
+	for (int i = 0; i < 64; i++)
+		if (chdir("..") < 0)
+			return report(-1);
+	if (chroot(".") < 0)
+		return report(-1);
+	return report(access(path, F_OK));
+}
+
+/* Opens @path by handle, as an escape does (needs CAP_DAC_READ_SEARCH). */
+static int open_by_handle(const char *path)
+{
+	union {
+		struct file_handle fh;
+		char room[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+	} h = { .fh.handle_bytes = MAX_HANDLE_SZ };
+	int mount_id, fd;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
+		return report(-1);
+	fd = open_by_handle_at(AT_FDCWD, &h.fh, O_RDONLY);
+	report(fd);
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
 
@@ -448,6 +484,8 @@ int main(int argc, char **argv)
 		return report(syscall(SYS_pivot_root, "/", "/"));
 	if (!strcmp(cmd, "chroot"))
 		return report(chroot(".."));
+	if (!strcmp(cmd, "chroot-escape"))
+		return chroot_escape(arg);
 	if (!strcmp(cmd, "status"))
 		return status_lines();
 	if (!strcmp(cmd, "fds"))
@@ -507,6 +545,11 @@ int main(int argc, char **argv)
 		puts(h);
 		return 0;
 	}
+	/* A module that is not one: EPERM without CAP_SYS_MODULE, else EFAULT. */
+	if (!strcmp(cmd, "init-module"))
+		return report(syscall(SYS_init_module, NULL, 0UL, ""));
+	if (!strcmp(cmd, "open-by-handle"))
+		return open_by_handle(arg);
 	/* exec PATH ARGS...: what a service's helper (a -r program) needs. */
 	if (!strcmp(cmd, "exec") && argc > 2) {
 		execv(argv[2], argv + 2);
