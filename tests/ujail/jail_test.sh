@@ -509,7 +509,7 @@ sj() { "$U" --join "$marker" "$@"; }
 # The service is dynamic (its libraries staged, no shim: no -S); members are
 # the static probe, staged with -r.
 start_jail -p -h sharedhost -N -r "$tmp/ro.txt" -r "$P/probe" -- "$P/probe-glibc" sleep
-check "a named jail has a record" test -s "$tmp/run/$marker"
+check "a named jail has a record, NAME@PID" test -s "$tmp/run/$marker@$jail_pid"
 check "--join: the member in the jail's pid namespace" out_is "1 2 3 " sj -- "$P/probe" pids
 check "  in its mount namespace" out_is "$(readlink "/proc/$service_pid/ns/mnt")" \
 	sj -- "$P/probe" ns mnt
@@ -536,9 +536,23 @@ check "  message names the shim" err_has "has no seccomp shim"
 sleep 0.3
 kill -TERM "$member_pid"; wait "$member_pid"; rc=$?
 check "  SIGTERM forwarded to the member: 128+15" test "$rc" = 143
-check "-n of a running jail: 1" rc_is 1 "$U" -n "$marker" -- "$P/probe" exit 0
-check "  message says it runs" err_has "-n $marker: a jail of that name is running"
-check "  the running jail is untouched" kill -0 "$jail_pid"
+# -n is a label (dnsmasq's init script names every instance alike).
+check "-n of a running jail: a second one runs beside it" rc_is 0 \
+	"$U" -n "$marker" -p -- "$P/probe" exit 0
+first_jail=$jail_pid first_service=$service_pid
+"$U" -n "$marker" -p -r "$P/probe" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & second_jail=$!
+for _ in $(seq 50); do [ -e "$tmp/run/$marker@$second_jail" ] && break; sleep 0.1; done
+check "--join NAME with two running: 1, none picked" rc_is 1 sj -- "$P/probe" exit 0
+check "  both listed with their pids" err_has "2 running jails answer to it"
+check "  the first" err_has "$marker (ujail pid $first_jail"
+check "  the second" err_has "$marker (ujail pid $second_jail"
+check "--join PID (a ujail's) joins that one" out_is "$(readlink "/proc/$first_service/ns/mnt")" \
+	"$U" --join "$first_jail" -- "$P/probe" ns mnt
+check "--join NAME@PID too" out_is "$(readlink "/proc/$first_service/ns/mnt")" \
+	"$U" --join "$marker@$first_jail" -- "$P/probe" ns mnt
+kill -TERM "$second_jail"; wait "$second_jail" 2>/dev/null
+check "  its record removed at its end" test ! -e "$tmp/run/$marker@$second_jail"
+check "  the first jail is untouched" kill -0 "$jail_pid"
 "$U" --join "$marker" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & member_pid=$!
 sleep 0.3
 kill -KILL "$service_pid"
@@ -548,15 +562,17 @@ check "  a new member still joins" rc_is 0 sj -- "$P/probe" exit 0
 kill -TERM "$member_pid"; wait "$member_pid"
 wait "$jail_pid"; rc=$?
 check "  it ends with its last member, with its service's status (128+9)" test "$rc" = 137
-check "  its record removed" test ! -e "$tmp/run/$marker"
+check "  its record removed" test ! -e "$tmp/run/$marker@$jail_pid"
 check "--join a jail that ended: 1" rc_is 1 sj -- "$P/probe" exit 0
-check "  message says there is none" err_has "--join $marker: no running jail of that name"
+check "  message says there is none" err_has "--join $marker: no running jail of that name or pid"
 start_jail -- "$P/probe" sleep
 kill -KILL "$jail_pid"; wait "$jail_pid" 2>/dev/null
 sleep 0.3
 check "ujail SIGKILLed: --join finds its record stale: 1" rc_is 1 sj -- "$P/probe" exit 0
-check "  message says the jail ended" err_has "is a jail's that ended"
-check "  a new jail takes the name" rc_is 0 "$U" -n "$marker" -- "$P/probe" exit 0
+check "  message says there is none" err_has "--join $marker: no running jail of that name or pid"
+check "  the stale record is still there" test -e "$tmp/run/$marker@$jail_pid"
+check "  a new jail of the name runs" rc_is 0 "$U" -n "$marker" -- "$P/probe" exit 0
+check "  and removes the stale record" test ! -e "$tmp/run/$marker@$jail_pid"
 check "--join with -r: 2" rc_is 2 "$U" --join x -r /tmp -- "$P/probe" exit 0
 check "  message names it" err_has "--join x: -r/-w cannot be used with --join"
 check "--join with -t: 2" rc_is 2 "$U" --join x -t 3 -- "$P/probe" exit 0
@@ -565,9 +581,9 @@ check "  message says why" err_has "shares the jail's cgroup and its limits"
 check "--join NAME with '/': 2" rc_is 2 "$U" --join a/b -- "$P/probe" exit 0
 unset UJAIL_RUNDIR
 start_jail -- "$P/probe" sleep
-check "the default record directory: /var/run/ujail" test -s "/var/run/ujail/$marker"
+check "the default record directory: /var/run/ujail" test -s "/var/run/ujail/$marker@$jail_pid"
 kill -TERM "$jail_pid"; wait "$jail_pid"
-check "  the record removed at the end" test ! -e "/var/run/ujail/$marker"
+check "  the record removed at the end" test ! -e "/var/run/ujail/$marker@$jail_pid"
 UJAIL_RUNDIR=$tmp/run; export UJAIL_RUNDIR
 check "UJAIL_RUNDIR's missing parents are made" rc_is 0 env UJAIL_RUNDIR="$tmp/deep/er/run" \
 	"$U" -n "$marker" -- "$P/probe" exit 0

@@ -83,7 +83,7 @@ static bool is_keeper_init(pid_t pid, const char *name)
 /* The record names a live PID 1; once the jail runs, it is the keeper. */
 static int open_jail_init(struct member *m, char *err, size_t errlen)
 {
-	const char *name = m->p.name;
+	const char *name = m->info.name;
 	pid_t pid = m->info.init_pid;
 
 	m->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Records of running named jails; see registry.h. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,23 +28,29 @@ static const char *rundir(void)
 	return env && *env ? env : JAIL_RUNDIR_DEFAULT;
 }
 
-static int record_path(const char *name, char *path, size_t len, char *err, size_t errlen)
+static int record_path(const char *entry, char *path, size_t len, char *err, size_t errlen)
 {
-	if ((size_t)snprintf(path, len, "%s/%s", rundir(), name) >= len)
-		return ujs_fail(err, errlen, "jail record %s/%s: path too long", rundir(), name);
+	if ((size_t)snprintf(path, len, "%s/%s", rundir(), entry) >= len)
+		return ujs_fail(err, errlen, "jail record %s/%s: path too long", rundir(), entry);
 	return 0;
 }
 
-/* The pid in an open record, for messages; 0 if it has none yet. */
-static long record_pid(int fd)
+/* A record's file name, "NAME@PID": NAME's length and PID; false for others. */
+static bool split_entry(const char *entry, size_t *name_len, pid_t *pid)
 {
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	const char *at = strrchr(entry, '@');
+	char *end;
+	long v;
 
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	if (!at || at == entry || !isdigit((unsigned char)at[1]))
+		return false;
+	errno = 0;
+	v = strtol(at + 1, &end, 10);
+	if (*end || errno || v <= 0 || v > INT_MAX)
+		return false;
+	*name_len = (size_t)(at - entry);
+	*pid = (pid_t)v;
+	return true;
 }
 
 /* An ending jail may unlink its record between our open() and flock(). */
@@ -53,21 +62,17 @@ static bool still_linked(int fd, const char *path)
 	       a.st_ino == b.st_ino;
 }
 
-static int try_claim(struct jail_record *rec, const char *name, char *err, size_t errlen)
+static int try_claim(struct jail_record *rec, char *err, size_t errlen)
 {
 	int fd = open(rec->path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 
 	if (fd < 0)
 		return ujs_fail(err, errlen, "jail record %s: %s", rec->path, strerror(errno));
+	/* Our pid is in its name: only a dead jail's record can be there. */
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int e = errno;
-		long pid = record_pid(fd);
 
 		close(fd);
-		if (e == EWOULDBLOCK)
-			return ujs_fail(err, errlen, "-n %s: a jail of that name is running "
-					"(PID 1: host pid %ld; record %s); the names of running "
-					"jails are unique", name, pid, rec->path);
 		return ujs_fail(err, errlen, "jail record %s: flock: %s", rec->path, strerror(e));
 	}
 	if (!still_linked(fd, rec->path)) {
@@ -81,6 +86,30 @@ static int try_claim(struct jail_record *rec, const char *name, char *err, size_
 	}
 	rec->fd = fd;
 	return 0;
+}
+
+/* Records of @name whose jail is gone (SIGKILLed with its keeper): removed. */
+static void remove_stale(const char *name)
+{
+	DIR *d = opendir(rundir());
+	struct dirent *e;
+	size_t name_len;
+	pid_t pid;
+
+	while (d && (e = readdir(d))) {
+		int fd;
+
+		if (!split_entry(e->d_name, &name_len, &pid) || name_len != strlen(name) ||
+		    memcmp(e->d_name, name, name_len))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
 }
 
 /* mkdir -p: a system without /var/run still gets its records. */
@@ -105,14 +134,19 @@ static int make_dirs(const char *dir)
 
 int jail_record_claim(const char *name, struct jail_record *rec, char *err, size_t errlen)
 {
+	char entry[NAME_MAX + 1];
+
 	rec->fd = -1;
-	if (record_path(name, rec->path, sizeof(rec->path), err, errlen))
+	if ((size_t)snprintf(entry, sizeof(entry), "%s@%d", name, (int)getpid()) >= sizeof(entry))
+		return ujs_fail(err, errlen, "-n %s: too long for a jail record", name);
+	if (record_path(entry, rec->path, sizeof(rec->path), err, errlen))
 		return -1;
 	if (make_dirs(rundir()) < 0)
 		return ujs_fail(err, errlen, "jail records: mkdir %s: %s (UJAIL_RUNDIR may name "
 				"another directory)", rundir(), strerror(errno));
+	remove_stale(name);
 	for (int i = 0; i < CLAIM_TRIES; i++) {
-		int ret = try_claim(rec, name, err, errlen);
+		int ret = try_claim(rec, err, errlen);
 
 		if (ret <= 0)
 			return ret;
@@ -199,28 +233,142 @@ static int read_locked(int fd, const char *path, struct jail_record_info *info, 
 	}
 }
 
-int jail_record_read(const char *name, struct jail_record_info *info, char *err,
+/* Record @entry of the open RUNDIR, if a running jail holds it: its fd, or -1. */
+static int open_live(int dir_fd, const char *entry)
+{
+	int fd = openat(dir_fd, entry, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return -1;
+	/* Whoever runs the jail holds the lock: one we can take is a dead jail's. */
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The jail's PID 1 as its record has it now; 0 while it starts. */
+static pid_t init_pid_now(int fd)
+{
+	char text[PATH_MAX + 32];
+	struct jail_record_info info;
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	return parse_record(text, &info) == 0 ? info.init_pid : 0;
+}
+
+#define MAX_LISTED 16	/* jails of one name named in a message */
+
+struct record_hits {
+	size_t n, total;
+	int fd[MAX_LISTED];
+	char entry[MAX_LISTED][NAME_MAX + 1];
+};
+
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* Does record @entry (NAME@PID) answer to @which: its name, itself, or a pid? */
+static bool record_matches(const char *which, const char *entry, int fd)
+{
+	size_t name_len;
+	pid_t pid;
+
+	if (!split_entry(entry, &name_len, &pid))
+		return false;
+	if ((strlen(which) == name_len && !memcmp(entry, which, name_len)) || !strcmp(entry, which))
+		return true;
+	if (!all_digits(which))
+		return false;
+	return pid == atoi(which) || init_pid_now(fd) == atoi(which);
+}
+
+static int find_records(const char *which, struct record_hits *hits, char *err, size_t errlen)
+{
+	DIR *d = opendir(rundir());
+	struct dirent *e;
+
+	if (!d && errno == ENOENT)
+		return 0;
+	if (!d)
+		return ujs_fail(err, errlen, "jail records: %s: %s", rundir(), strerror(errno));
+	while ((e = readdir(d))) {
+		int fd = e->d_name[0] == '.' ? -1 : open_live(dirfd(d), e->d_name);
+
+		if (fd < 0)
+			continue;
+		if (!record_matches(which, e->d_name, fd)) {
+			close(fd);
+			continue;
+		}
+		if (hits->n < MAX_LISTED) {
+			hits->fd[hits->n] = fd;
+			snprintf(hits->entry[hits->n++], NAME_MAX + 1, "%s", e->d_name);
+		} else {
+			close(fd);
+		}
+		hits->total++;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Several jails answer to @which: none is picked, each is named. */
+static int list_hits(const char *which, const struct record_hits *hits, char *err,
 		     size_t errlen)
 {
-	char path[PATH_MAX];
-	int fd, ret;
+	size_t len = (size_t)snprintf(err, errlen, "--join %s: %zu running jails answer to it:",
+				      which, hits->total);
 
-	if (record_path(name, path, sizeof(path), err, errlen))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 && errno == ENOENT)
-		return ujs_fail(err, errlen, "--join %s: no running jail of that name (no record "
-				"%s)", name, path);
-	if (fd < 0)
-		return ujs_fail(err, errlen, "jail record %s: %s", path, strerror(errno));
-	/* Whoever runs the jail holds the lock: one we can take is a dead jail's. */
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		close(fd);
-		return ujs_fail(err, errlen, "--join %s: no running jail of that name (record %s "
-				"is a jail's that ended)", name, path);
+	for (size_t i = 0; i < hits->n && len < errlen; i++) {
+		size_t name_len;
+		pid_t pid;
+
+		split_entry(hits->entry[i], &name_len, &pid);
+		len += (size_t)snprintf(err + len, errlen - len, "%s %.*s (ujail pid %d, PID 1 "
+					"host pid %d)", i ? "," : "", (int)name_len,
+					hits->entry[i], (int)pid, (int)init_pid_now(hits->fd[i]));
 	}
-	ret = errno == EWOULDBLOCK ? read_locked(fd, path, info, err, errlen) :
-	      ujs_fail(err, errlen, "jail record %s: flock: %s", path, strerror(errno));
-	close(fd);
+	if (len < errlen)
+		snprintf(err + len, errlen - len, "; join one by its ujail pid (--join PID)");
+	return -1;
+}
+
+static int read_hit(const struct record_hits *hits, struct jail_record_info *info, char *err,
+		    size_t errlen)
+{
+	char path[PATH_MAX];
+	size_t name_len;
+	pid_t pid;
+
+	split_entry(hits->entry[0], &name_len, &pid);
+	snprintf(info->name, sizeof(info->name), "%.*s", (int)name_len, hits->entry[0]);
+	info->ujail_pid = pid;
+	if (record_path(hits->entry[0], path, sizeof(path), err, errlen))
+		return -1;
+	return read_locked(hits->fd[0], path, info, err, errlen);
+}
+
+int jail_record_read(const char *which, struct jail_record_info *info, char *err,
+		     size_t errlen)
+{
+	struct record_hits hits = { 0 };
+	int ret = find_records(which, &hits, err, errlen);
+
+	if (ret == 0 && hits.total == 0)
+		ret = ujs_fail(err, errlen, "--join %s: no running jail of that name or pid "
+			       "(records in %s)", which, rundir());
+	else if (ret == 0 && hits.total > 1)
+		ret = list_hits(which, &hits, err, errlen);
+	else if (ret == 0)
+		ret = read_hit(&hits, info, err, errlen);
+	for (size_t i = 0; i < hits.n; i++)
+		close(hits.fd[i]);
 	return ret;
 }

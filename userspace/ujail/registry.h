@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running named jails, for --join NAME: a jail started with -n NAME (and
- * a pid namespace of its own) has a record RUNDIR/NAME, RUNDIR being
+ * Running named jails, for --join: a jail started with -n NAME (and a pid
+ * namespace of its own) has a record RUNDIR/NAME@PID, PID being the outer
+ * ujail's (it stays the jail's watcher, so procd and ps show it), RUNDIR
  * $UJAIL_RUNDIR or /var/run/ujail. It holds two lines: the host pid of
- * the jail's PID 1 and the jail's cgroup directory (empty: none).
+ * the jail's PID 1 and the jail's cgroup directory (empty: none). A name
+ * is a label, as for procd: jails of the same name run side by side.
  *
  * The record is held by an exclusive flock() for as long as the jail
  * runs: the outer ujail takes it before anything starts and hands it to
  * ujail-keeper watch, which removes the record when the jail has ended.
  * A lock nobody holds is a jail that is gone (even one SIGKILLed), so a
- * stale record never blocks a name and never leads a join astray.
+ * stale record never leads a join astray.
  */
 #ifndef UJAIL_REGISTRY_H
 #define UJAIL_REGISTRY_H
@@ -26,13 +28,15 @@ struct jail_record {
 };
 
 struct jail_record_info {
+	char name[NAME_MAX + 1];	/* the jail's -n */
+	pid_t ujail_pid;	/* the outer ujail's, then its watcher's */
 	pid_t init_pid;		/* host pid of the jail's PID 1 */
 	char cgroup[PATH_MAX];	/* "": the jail has no cgroup of its own */
 };
 
 /*
- * Take the record of @name (RUNDIR made if missing). -1 with @err when a
- * running jail has the name, or the record cannot be made.
+ * Take a record for @name, this process's (RUNDIR made if missing; stale
+ * records of the name removed). -1 with @err if it cannot be made.
  */
 int jail_record_claim(const char *name, struct jail_record *rec, char *err, size_t errlen);
 
@@ -46,8 +50,13 @@ void jail_record_abandon(struct jail_record *rec);
 /* Close our descriptor only (the keeper inherited it). */
 void jail_record_close(struct jail_record *rec);
 
-/* Read the record of the running jail @name; -1 with @err if there is none. */
-int jail_record_read(const char *name, struct jail_record_info *info, char *err,
+/*
+ * The record of the running jail @which: its name (when exactly one jail
+ * of that name runs), NAME@PID, or a pid (of a jail's ujail or of its PID
+ * 1). -1 with @err if there is none, or when several jails have that
+ * name: @err then lists them with their pids.
+ */
+int jail_record_read(const char *which, struct jail_record_info *info, char *err,
 		     size_t errlen);
 
 #endif
