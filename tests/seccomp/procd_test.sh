@@ -167,11 +167,16 @@ shim_variant() {
 	check "shim $v, SECCOMP_FILE and UJAIL_SECCOMP_FILE: refused, 127" \
 		eval 'rc_is 127 && out_empty && err_has "both set"'
 	# SIGCHLD ignored by the parent (inherited): the compiler is not
-	# reaped before the shim has its status.
-	run sh -c 'trap "" CHLD; exec env SECCOMP_FILE="$1" LD_PRELOAD="$2" "$3" getuid' \
-		_ "$tmp/deny.json" "$shim" "$p"
-	check "shim $v, SIGCHLD ignored: compiled and filtered all the same" \
-		eval 'rc_is 0 && out_has "getuid: errno 13 (Permission denied)"'
+	# reaped before the shim has its status. (dash's trap does not leave
+	# it ignored; coreutils' env does.)
+	if env --ignore-signal=CHLD true 2>/dev/null; then
+		run env --ignore-signal=CHLD SECCOMP_FILE="$tmp/deny.json" LD_PRELOAD="$shim" "$p" getuid
+		check "shim $v, SIGCHLD ignored: compiled and filtered all the same" \
+			eval 'rc_is 0 && out_has "getuid: errno 13 (Permission denied)"'
+	else
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP env --ignore-signal missing"
+	fi
 }
 
 "$U" compile "$tmp/deny.json" -o "$tmp/deny.bin"
