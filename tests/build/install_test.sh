@@ -1,4 +1,8 @@
 #!/bin/bash
+# The single-quoted scripts expand their arguments when they run; the
+# helpers are called through check:
+# shellcheck disable=SC2016,SC2317
+# SPDX-License-Identifier: GPL-2.0
 # make install, both layouts, into temporary directories: the files and
 # links, dynamically linked and stripped programs, the shims' compiler path,
 # the installed ujail running jails with the keeper and shim it finds
@@ -85,7 +89,7 @@ procd_suite() {
 		"$top/tests/seccomp/procd_test.sh" >"$tmp/procd.tap" 2>&1
 	local rc=$?
 	grep -E '^(not ok|Bail out)' "$tmp/procd.tap" | sed 's/^/# /'
-	[ $rc = 0 ] && grep -q '^ok ' "$tmp/procd.tap" && ! grep -qE '^(not ok|Bail out)' "$tmp/procd.tap"
+	[ "$rc" = 0 ] && grep -q '^ok ' "$tmp/procd.tap" && ! grep -qE '^(not ok|Bail out)' "$tmp/procd.tap"
 }
 
 # ---- LAYOUT=procd, DESTDIR ----
