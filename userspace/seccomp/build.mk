@@ -25,7 +25,7 @@ PRELOAD_SRC := $(wildcard $(TOP)/preload/*.c) $(US)/install.c $(US)/errmsg.c \
 	$(US)/fdpass.c
 # The compiler the shim runs for $SECCOMP_FILE: a fixed path (make install
 # builds shims of its own with the installed one).
-SHIM_COMPILER ?= $(B)/bin/ujail-seccomp
+SHIM_COMPILER := $(B)/bin/ujail-seccomp
 PRELOAD_CFLAGS = -DUJS_SHIM_COMPILER='"$(SHIM_COMPILER)"'
 UNIT_TESTS := $(patsubst $(TOP)/tests/unit/%.c,$(T)/unit/%,$(wildcard $(TOP)/tests/unit/*_test.c))
 
