@@ -5,6 +5,8 @@
 #   make demo     boot the patched kernel and show a denied syscall
 #   make bench    benchmarks (bench/), in QEMU
 #   make kernel   the patched test kernel only
+#   make install  the programs, dynamic and stripped: [DESTDIR=] [PREFIX=]
+#                 [LAYOUT=prefix|procd] (scripts/install.mk, README.md)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -85,6 +87,7 @@ include tests/ujail/vm.mk
 include bench/bench.mk
 include tests/kselftest/jailfs/build.mk
 include tests/runner/runner.mk
+include scripts/install.mk
 
 check: deps
 	@scripts/check.sh

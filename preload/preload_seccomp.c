@@ -10,26 +10,40 @@
  * arguments serves both, musl ignores the seventh.
  *
  * The program comes from descriptor $UJAIL_SECCOMP_FD or file
- * $UJAIL_SECCOMP_FILE; $UJAIL_SECCOMP_NOTIFY_FD names the supervisor's
- * socket and $UJAIL_SECCOMP_MODE forces a mode. With none of them set (a
- * child that inherited LD_PRELOAD) the shim does nothing. Any failure ends
- * the process with status 127: main() never runs unfiltered.
+ * $UJAIL_SECCOMP_FILE (ujail and ujail-seccomp run), or from $SECCOMP_FILE,
+ * procd's variable: a JSON policy, which ujail-seccomp (UJS_SHIM_COMPILER,
+ * a path fixed at build time) compiles into a pipe, or a compiled program.
+ * $UJAIL_SECCOMP_NOTIFY_FD names the supervisor's socket and
+ * $UJAIL_SECCOMP_MODE forces a mode. With none of them set (a child that
+ * inherited LD_PRELOAD) the shim does nothing. Any failure ends the process
+ * with status 127: main() never runs unfiltered.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "errmsg.h"
 #include "install.h"
 
 #define SHIM "libpreload-seccomp"
+/* procd's variable: the policy of a service without a jail. */
+#define ENV_PROCD_FILE "SECCOMP_FILE"
+
+/* The policy compiler run for $SECCOMP_FILE: an absolute path, never PATH. */
+#ifndef UJS_SHIM_COMPILER
+#error "UJS_SHIM_COMPILER: define it to ujail-seccomp's installed path"
+#endif
 
 typedef int (*main_fn)(int, char **, char **);
 typedef int (*start_main_fn)(main_fn, int, char **, void *, void *, void *,
@@ -65,13 +79,126 @@ static int env_fd(const char *name, const char *value)
 	return (int)fd;
 }
 
+/* Does @fd hold a compiled program (the magic)? The offset goes back to 0. */
+static int is_compiled(int fd)
+{
+	char magic[sizeof(UJS_PROG_MAGIC) - 1];
+	ssize_t n = pread(fd, magic, sizeof(magic), 0);
+
+	return n == (ssize_t)sizeof(magic) && !memcmp(magic, UJS_PROG_MAGIC, sizeof(magic));
+}
+
+/* UJS_SHIM_COMPILER compiles @policy to its standard output, @out; its pid. */
+static pid_t spawn_compiler(const char *policy, int out)
+{
+	static char *const no_env[] = { NULL };
+	char *const argv[] = {
+		"ujail-seccomp", "compile", "-o", "-", "--", (char *)policy, NULL,
+	};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none;
+	pid_t pid;
+	int rc;
+
+	sigemptyset(&none);
+	if (posix_spawn_file_actions_init(&fa) || posix_spawnattr_init(&attr) ||
+	    posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO) ||
+	    posix_spawnattr_setsigmask(&attr, &none) ||
+	    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK))
+		die("%s=%s: posix_spawn set-up failed", ENV_PROCD_FILE, policy);
+	/* No environment: nothing of the caller's (LD_*, POSIXLY_CORRECT) reaches it. */
+	rc = posix_spawn(&pid, UJS_SHIM_COMPILER, &fa, &attr, argv, no_env);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	if (rc)
+		die("%s=%s: cannot run the policy compiler %s: %s", ENV_PROCD_FILE, policy,
+		    UJS_SHIM_COMPILER, strerror(rc));
+	return pid;
+}
+
+/* Waits for the compiler; dies unless it exited with status 0. */
+static void reap_compiler(pid_t pid, const char *policy)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("%s=%s: waitpid: %s", ENV_PROCD_FILE, policy, strerror(errno));
+	if (WIFSIGNALED(status))
+		die("%s=%s: %s killed by signal %d", ENV_PROCD_FILE, policy,
+		    UJS_SHIM_COMPILER, WTERMSIG(status));
+	if (WEXITSTATUS(status))
+		die("%s=%s: not compiled (%s exited with status %d)", ENV_PROCD_FILE, policy,
+		    UJS_SHIM_COMPILER, WEXITSTATUS(status));
+}
+
+/*
+ * @policy (JSON) compiled by ujail-seccomp into @prog. SIGCHLD is SIG_DFL
+ * meanwhile: ignored (as a parent may leave it), the kernel would reap the
+ * compiler before waitpid() saw its status.
+ */
+static void compile_policy(const char *policy, struct ujs_loaded_program *prog)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+	char err[256];
+	int pipefd[2], bad;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		die("%s=%s: pipe: %s", ENV_PROCD_FILE, policy, strerror(errno));
+	if (sigaction(SIGCHLD, &dfl, &old))
+		die("sigaction: %s", strerror(errno));
+	pid = spawn_compiler(policy, pipefd[1]);
+	close(pipefd[1]);
+	bad = ujs_program_read(pipefd[0], prog, err, sizeof(err));
+	close(pipefd[0]);
+	reap_compiler(pid, policy);
+	sigaction(SIGCHLD, &old, NULL);
+	if (bad)
+		die("%s=%s: compiled program: %s", ENV_PROCD_FILE, policy, err);
+}
+
+/* $SECCOMP_FILE: a compiled program is read, a policy compiled. */
+static void read_procd_file(const char *file, struct ujs_loaded_program *prog)
+{
+	char err[256];
+	int fd;
+
+	if (!*file)
+		die("%s is empty: no policy to install", ENV_PROCD_FILE);
+	/* Root's compiler must not read what the caller names. */
+	if (getauxval(AT_SECURE))
+		die("%s=%s: not honoured in a set-user-ID or set-group-ID program",
+		    ENV_PROCD_FILE, file);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("%s=%s: %s", ENV_PROCD_FILE, file, strerror(errno));
+	if (!is_compiled(fd)) {
+		close(fd);
+		compile_policy(file, prog);
+		return;
+	}
+	if (ujs_program_read(fd, prog, err, sizeof(err)))
+		die("%s=%s: %s", ENV_PROCD_FILE, file, err);
+	close(fd);
+}
+
 static void read_program(struct ujs_loaded_program *prog)
 {
 	const char *fd_var = getenv(UJS_ENV_FD);
 	const char *file = getenv(UJS_ENV_FILE);
+	const char *procd_file = getenv(ENV_PROCD_FILE);
 	char err[256];
 	int fd;
 
+	if (procd_file && (fd_var || file))
+		die("%s and %s are both set: one policy at a time", ENV_PROCD_FILE,
+		    fd_var ? UJS_ENV_FD : UJS_ENV_FILE);
+	if (procd_file) {
+		read_procd_file(procd_file, prog);
+		return;
+	}
 	if (fd_var)
 		fd = env_fd(UJS_ENV_FD, fd_var);
 	else if (!file)
@@ -168,7 +295,7 @@ static enum ujs_mode requested_mode(int sock)
 static void clear_environment(void)
 {
 	remove_self_from_preload();
-	if (unsetenv(UJS_ENV_FD) || unsetenv(UJS_ENV_FILE) ||
+	if (unsetenv(UJS_ENV_FD) || unsetenv(UJS_ENV_FILE) || unsetenv(ENV_PROCD_FILE) ||
 	    unsetenv(UJS_ENV_NOTIFY_FD) || unsetenv(UJS_ENV_MODE))
 		die("unsetenv: %s", strerror(errno));
 }
@@ -180,9 +307,10 @@ static int filtered_main(int argc, char **argv, char **envp)
 	char err[256];
 	int sock;
 
-	if (!getenv(UJS_ENV_FD) && !getenv(UJS_ENV_FILE)) {
+	if (!getenv(UJS_ENV_FD) && !getenv(UJS_ENV_FILE) && !getenv(ENV_PROCD_FILE)) {
 		if (getenv(UJS_ENV_NOTIFY_FD) || getenv(UJS_ENV_MODE))
-			die("%s or %s must name the program", UJS_ENV_FD, UJS_ENV_FILE);
+			die("%s, %s or %s must name the program", UJS_ENV_FD, UJS_ENV_FILE,
+			    ENV_PROCD_FILE);
 		return real_main(argc, argv, envp);
 	}
 	read_program(&prog);

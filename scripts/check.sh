@@ -56,6 +56,8 @@ build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
 build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
 build_step utrace make -s utrace-tests runner-progs || usr=0
 build_step clang make -s clang-check ujail-clang-check utrace-clang-check
+# make install's own builds (the dynamic ujail, the shims of a layout).
+build_step install make -s install-build || usr=0
 jf=1
 build_step jailfs make -s jailfs jailfs-kselftests || jf=0
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
@@ -88,6 +90,8 @@ if [ $usr = 1 ]; then
 	host_suite utrace-asan-ptrace env UTRACE_BACKEND=ptrace UTRACE="$top/build/bin-asan/utrace" \
 		tests/utrace/utrace_test.sh
 	host_suite seccomp-run tests/seccomp/run_test.sh
+	host_suite seccomp-procd tests/seccomp/procd_test.sh
+	host_suite install tests/build/install_test.sh
 	host_suite seccomp-run-asan env UJAIL_SECCOMP="$top/build/bin-asan/ujail-seccomp" \
 		SHIM_GLIBC="$top/build/lib/libpreload-seccomp.so" \
 		SHIM_MUSL="$top/build/lib/musl/libpreload-seccomp.so" tests/seccomp/run_test.sh

@@ -21,7 +21,7 @@
 static const char usage_text[] =
 "Usage: utrace [-o FILE] [--format oci|legacy] [--default ACTION[:ERRNO]]\n"
 "              [--backend auto|ebpf|ptrace] [--coverage] [--summary]\n"
-"              -- CMD [ARG]...\n"
+"              [--] CMD [ARG]...\n"
 "\n"
 "Run CMD, follow it and every process and thread it starts (fork, vfork,\n"
 "clone, execve), count each syscall they make, and write the seccomp policy\n"
@@ -111,6 +111,8 @@ static const char usage_text[] =
 "  utrace --summary --default SCMP_ACT_LOG_ERRNO:1 -o httpd.json -- \\\n"
 "      busybox httpd -f -p 8080\n"
 "  ujail -S echo.json -- /bin/echo hello    # runs under what was learnt\n"
+"  utrace /usr/sbin/dnsmasq -k             # as procd runs a service with\n"
+"                                          # trace set: /tmp/dnsmasq.PID.json\n"
 "\n"
 "See also: ujail(8) --trace, which traces a service inside its jail.\n";
 
@@ -181,7 +183,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no command given (utrace [OPTION]... -- CMD [ARG]...)");
+		return usage_error("%s", "no command given (utrace [OPTION]... [--] CMD [ARG]...)");
 	if (a->coverage && !a->run.output)
 		return usage_error("%s", "--coverage needs -o FILE, the policy to extend");
 	if (utrace_default_parse(default_text, &a->run.out, err, sizeof(err)))

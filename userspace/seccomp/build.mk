@@ -2,6 +2,7 @@
 # the top Makefile.
 #
 #   build/bin/ujail-seccomp                   policy compiler / loader (json-c)
+#   build/bin/seccomp-trace                   a link to it: procd's name
 #   build/bin-static/ujail-seccomp            the same, static, for the QEMU guest
 #   build/bin-asan/ujail-seccomp              the same with ASan + UBSan, for tests
 #   build/lib/libpreload-seccomp.so           shim for glibc programs
@@ -22,14 +23,18 @@ SECCOMP_LIB_ASAN := $(patsubst %.c,$(UB)/asan/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 SECCOMP_LIB_STATIC := $(patsubst %.c,$(UB)/static/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 PRELOAD_SRC := $(wildcard $(TOP)/preload/*.c) $(US)/install.c $(US)/errmsg.c \
 	$(US)/fdpass.c
+# The compiler the shim runs for $SECCOMP_FILE: a fixed path (make install
+# builds shims of its own with the installed one).
+SHIM_COMPILER := $(B)/bin/ujail-seccomp
+PRELOAD_CFLAGS = -DUJS_SHIM_COMPILER='"$(SHIM_COMPILER)"'
 UNIT_TESTS := $(patsubst $(TOP)/tests/unit/%.c,$(T)/unit/%,$(wildcard $(TOP)/tests/unit/*_test.c))
 
 vpath %.c $(US) $(GEN)
 
 .PHONY: userspace unit-tests clang-check
 
-userspace: $(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp $(B)/bin-asan/ujail-seccomp \
-	$(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
+userspace: $(B)/bin/ujail-seccomp $(B)/bin/seccomp-trace $(B)/bin-static/ujail-seccomp \
+	$(B)/bin-asan/ujail-seccomp $(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
 
 unit-tests: $(UNIT_TESTS)
 
@@ -62,6 +67,9 @@ $(B)/bin/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp.a $(USR_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) -o $@ $< $(UB)/libujail-seccomp.a -ljson-c
 
+$(B)/bin/seccomp-trace: $(B)/bin/ujail-seccomp
+	ln -sf ujail-seccomp $@
+
 $(B)/bin-static/ujail-seccomp: $(US)/main.c $(SECCOMP_LIB_STATIC) $(USR_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) -static -o $@ $< $(SECCOMP_LIB_STATIC) -ljson-c
@@ -74,11 +82,11 @@ $(B)/bin-asan/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp-asan.a $(USR_HD
 # The shim: libc only, one per libc.
 $(B)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
+	$(CC) $(USR_CFLAGS) $(PRELOAD_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
 
 $(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
 	@mkdir -p $(@D)
-	musl-gcc $(USR_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
+	musl-gcc $(USR_CFLAGS) $(PRELOAD_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
 
 $(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS) \
 		$(wildcard $(TOP)/tests/unit/*.h)
@@ -93,5 +101,5 @@ CLANG_CHECK_SRC = $(filter-out $(GEN)/%,$(SECCOMP_LIB_SRC)) $(US)/main.c \
 
 clang-check: $(GEN)/syscall_tables.c
 	@for f in $(CLANG_CHECK_SRC) $(GEN)/syscall_tables.c; do \
-		clang $(USR_CFLAGS) -I$(TOP)/tests/unit -c -o /dev/null $$f || exit 1; \
+		clang $(USR_CFLAGS) $(PRELOAD_CFLAGS) -I$(TOP)/tests/unit -c -o /dev/null $$f || exit 1; \
 	done; echo "clang: $(words $(CLANG_CHECK_SRC) x) files without a warning"

@@ -50,7 +50,10 @@ static const char usage_main[] =
 "\n"
 "Exit status: 0 success, 1 an invalid policy or program or a failed\n"
 "operation, 2 a usage error; run: the command's status, 127 when it could\n"
-"not be started.\n";
+"not be started.\n"
+"\n"
+"Called as seccomp-trace (a link to " PROG "), it runs a command under the\n"
+"policy $SECCOMP_FILE names, as procd expects: 'seccomp-trace --help'.\n";
 
 static const char usage_compile[] =
 "Usage: " PROG " compile [-a ARCH] [--strict] POLICY -o OUT\n"
@@ -59,14 +62,15 @@ static const char usage_compile[] =
 "\"ujailbpf\", version, the AUDIT_ARCH of ARCH, instruction count, the\n"
 "policy's SECCOMP_FILTER_FLAG_LOG/SPEC_ALLOW flags) and the instructions in\n"
 "host byte order. OUT is written to a temporary file and renamed; on error\n"
-"nothing is left behind.\n"
+"nothing is left behind. OUT '-' is the standard output (the preload shim\n"
+"reads SECCOMP_FILE's policy so).\n"
 "\n"
 "  -a, --arch ARCH      target architecture (default: this machine's)\n"
 "      --strict         a syscall name that no architecture has is an\n"
 "                       error (default: a warning, and the name is dropped;\n"
 "                       names of other architectures only are dropped\n"
 "                       quietly, so one policy serves them all)\n"
-"  -o, --output OUT     the program file to write\n"
+"  -o, --output OUT     the program file to write, - for standard output\n"
 "  -h, --help           this text\n";
 
 static const char usage_dump[] =
@@ -150,11 +154,40 @@ static const char usage_run[] =
 "                       command; environment: UJAIL_PRELOAD)\n"
 "  -h, --help           this text\n";
 
+static const char usage_seccomp_trace[] =
+"Usage: seccomp-trace [-f POLICY] [-n NAME] [--mode MODE] [--strict]\n"
+"                     [--preload PATH] [--] CMD [ARG]...\n"
+"\n"
+"procd starts a service that has a seccomp policy but no jail as\n"
+"  SECCOMP_FILE=/etc/seccomp/NAME.json /sbin/seccomp-trace CMD [ARG]...\n"
+"Under that name (a link to " PROG ") this is\n"
+"  " PROG " run [OPTION]... POLICY -- CMD [ARG]...\n"
+"with POLICY from -f, else from $SECCOMP_FILE, which CMD's environment\n"
+"loses: CMD runs filtered, in the mode 'run' chooses, and its denials are\n"
+"logged as 'run --help' describes. Without a policy, or with one that\n"
+"cannot be loaded, CMD does not start: status 127 or 1 and a message.\n"
+"\n"
+"  -f, --file POLICY    the policy or program (default: $SECCOMP_FILE)\n"
+"  -n, --name NAME      jail name in the log lines (default: CMD's basename)\n"
+"  -m, --mode MODE      auto, log-errno, notify or errno-log\n"
+"      --strict         a syscall name no architecture has is an error\n"
+"      --preload PATH   the shim (default: ../lib/libpreload-seccomp.so or\n"
+"                       ../lib/musl/libpreload-seccomp.so next to this\n"
+"                       command; environment: UJAIL_PRELOAD)\n"
+"  -h, --help           this text\n"
+"\n"
+"Exit status: CMD's (128 + the signal when it was killed); 127 when it\n"
+"could not be started, 1 for a policy that cannot be loaded, 2 for a usage\n"
+"error.\n";
+
 static const char usage_mode[] =
 "Usage: " PROG " mode\n"
 "\n"
 "Print the mode 'run --mode auto' uses on this kernel (log-errno or\n"
 "notify) and why; the first word is the mode.\n";
+
+/* PROG, or "seccomp-trace" when called so. */
+static const char *prog_name = PROG;
 
 __attribute__((format(printf, 2, 3), noreturn))
 static void die(int status, const char *fmt, ...)
@@ -162,7 +195,7 @@ static void die(int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	ujs_vprint_error(PROG, fmt, ap);
+	ujs_vprint_error(prog_name, fmt, ap);
 	va_end(ap);
 	exit(status);
 }
@@ -170,7 +203,7 @@ static void die(int status, const char *fmt, ...)
 __attribute__((noreturn))
 static void usage_error(const char *usage, const char *what)
 {
-	fprintf(stderr, PROG ": %s\n%s", what, usage);
+	fprintf(stderr, "%s: %s\n%s", prog_name, what, usage);
 	exit(EXIT_USAGE);
 }
 
@@ -183,6 +216,7 @@ struct common {
 	const char *name;
 	const char *mode;
 	const char *preload;
+	const char *policy;		/* seccomp-trace -f */
 	const char *argv0;		/* of ujail-seccomp itself */
 };
 
@@ -197,6 +231,7 @@ enum {
 	O_NAME = 1 << 4,
 	O_MODE = 1 << 5,
 	O_PRELOAD = 1 << 6,
+	O_POLICY = 1 << 7,
 };
 
 static const struct {
@@ -210,6 +245,7 @@ static const struct {
 	{ O_STRICT, { "strict", no_argument, NULL, OPT_STRICT } },
 	{ O_OUTPUT, { "output", required_argument, NULL, 'o' } },
 	{ O_PRELOAD, { "preload", required_argument, NULL, OPT_PRELOAD } },
+	{ O_POLICY, { "file", required_argument, NULL, 'f' } },
 };
 
 #define N_OPTIONS (sizeof(all_options) / sizeof(all_options[0]))
@@ -283,6 +319,7 @@ static void set_option(int opt, const char *usage, struct common *c)
 	case 'n': c->name = optarg; break;
 	case 'm': c->mode = optarg; break;
 	case OPT_PRELOAD: c->preload = optarg; break;
+	case 'f': c->policy = optarg; break;
 	}
 }
 
@@ -418,6 +455,15 @@ static int write_program_file(const char *out, const struct ujs_loaded_program *
 	return 0;
 }
 
+static void write_program_stdout(const struct ujs_loaded_program *p)
+{
+	char err[256];
+
+	if (ujs_program_write(STDOUT_FILENO, p->insns, p->count, p->audit_arch, p->flags,
+			      err, sizeof(err)))
+		die(EXIT_POLICY, "standard output: %s", err);
+}
+
 static int cmd_compile(const struct common *c, int argc, char **argv)
 {
 	struct input in;
@@ -428,7 +474,10 @@ static int cmd_compile(const struct common *c, int argc, char **argv)
 		usage_error(usage_compile, "-o OUT is missing");
 	memset(&in, 0, sizeof(in));
 	compile_policy(argv[0], c, &in);
-	write_program_file(c->output, &in.loaded);
+	if (!strcmp(c->output, "-"))
+		write_program_stdout(&in.loaded);
+	else
+		write_program_file(c->output, &in.loaded);
 	free_input(&in);
 	return 0;
 }
@@ -629,7 +678,7 @@ static int cmd_run(const struct common *c, int argc, char **argv)
 	if (ujs_choose_mode(c->mode, &opts.mode, &why, err, sizeof(err)))
 		die(EXIT_POLICY, "%s", err);
 	load_input(argv[0], c, true, &in);
-	fprintf(stderr, PROG ": mode %s: %s\n", ujs_mode_name(opts.mode), why);
+	fprintf(stderr, "%s: mode %s: %s\n", prog_name, ujs_mode_name(opts.mode), why);
 	base = strrchr(argv[1], '/');
 	opts.name = c->name ? c->name : base ? base + 1 : argv[1];
 	opts.preload = c->preload;
@@ -660,6 +709,35 @@ static int cmd_mode(int argc, char **argv)
 	return 0;
 }
 
+/* seccomp-trace [OPTION]... CMD [ARG]...: run with -f's or $SECCOMP_FILE's policy. */
+static int cmd_seccomp_trace(const struct common *c, int argc, char **argv)
+{
+	const char *env = getenv("SECCOMP_FILE");
+	char **run_argv;
+	char *policy;
+
+	if (argc < 1)
+		usage_error(usage_seccomp_trace, "CMD is missing");
+	if (!c->policy && (!env || !*env))
+		die(EXIT_NOT_STARTED, "%s: no policy: SECCOMP_FILE is %s and -f is not given",
+		    argv[0], env ? "empty" : "not set");
+	policy = strdup(c->policy ? c->policy : env);
+	run_argv = calloc((size_t)argc + 2, sizeof(*run_argv));
+	if (!policy || !run_argv)
+		die(EXIT_NOT_STARTED, "out of memory");
+	/* Installed here, so neither CMD's shim nor its children read it again. */
+	if (unsetenv("SECCOMP_FILE"))
+		die(EXIT_NOT_STARTED, "unsetenv: %s", strerror(errno));
+	run_argv[0] = policy;
+	memcpy(run_argv + 1, argv, (size_t)argc * sizeof(*argv));
+	return cmd_run(c, argc + 1, run_argv);
+}
+
+static const struct command seccomp_trace = {
+	"seccomp-trace", usage_seccomp_trace, O_POLICY | O_NAME | O_MODE | O_STRICT | O_PRELOAD,
+	true, cmd_seccomp_trace,
+};
+
 static const struct command commands[] = {
 	{ "compile", usage_compile, O_ARCH | O_STRICT | O_OUTPUT, false, cmd_compile },
 	{ "dump", usage_dump, O_ARCH | O_STRICT, false, cmd_dump },
@@ -686,11 +764,24 @@ static int run_command(const struct command *cmd, int argc, char **argv,
 	return cmd->run(&c, argc - i, argv + i);
 }
 
+/* Called as seccomp-trace (procd's name for it, a link)? */
+static bool called_as_seccomp_trace(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+
+	return argv0 && !strcmp(base ? base + 1 : argv0, "seccomp-trace");
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 	const struct command *cmd;
 	char what[128];
+
+	if (called_as_seccomp_trace(argv[0])) {
+		prog_name = seccomp_trace.name;
+		return run_command(&seccomp_trace, argc, argv, argv[0]);
+	}
 
 	if (!name)
 		usage_error(usage_main, "a COMMAND is missing");

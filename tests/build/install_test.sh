@@ -1,0 +1,134 @@
+#!/bin/bash
+# The single-quoted scripts expand their arguments when they run; the
+# helpers are called through check:
+# shellcheck disable=SC2016,SC2317
+# SPDX-License-Identifier: GPL-2.0
+# make install, both layouts, into temporary directories: the files and
+# links, dynamically linked and stripped programs, the shims' compiler path,
+# the installed ujail running jails with the keeper and shim it finds
+# beside itself, and tests/seccomp/procd_test.sh (seccomp-trace, the shim
+# with SECCOMP_FILE, utrace CMD) against the installed files. As root (the
+# jails; procd's layout is tried in a mount namespace where /sbin is the
+# installed one). Prints TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+probes=$top/build/tests/seccomp
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/install-test.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/deny.json" <<'EOF'
+{ "defaultAction": "SCMP_ACT_ALLOW",
+  "syscalls": [ { "names": ["getuid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13 } ] }
+EOF
+
+# install NAME MAKE-ARGS...: make install, its output in $tmp/NAME.log.
+install() {
+	local name=$1; shift
+	make -s -C "$top" install "$@" >"$tmp/$name.log" 2>&1 && return
+	tail -n 20 "$tmp/$name.log" | sed 's/^/# /'
+	return 1
+}
+
+# files_are DIR EXPECTED...: what DIR holds, "TYPE PATH" (f file, l link).
+files_are() {
+	local dir=$1 got want; shift
+	got=$(cd "$dir" && find . ! -type d -printf '%y %P\n' | sort)
+	want=$(printf '%s\n' "$@" | sort)
+	[ "$got" = "$want" ] && return
+	diff <(echo "$want") <(echo "$got") | sed 's/^/# /'
+	return 1
+}
+
+# Dynamically linked (an ELF interpreter), no symbol table.
+dynamic() { readelf -lW "$1" 2>/dev/null | grep -q 'Requesting program interpreter'; }
+stripped() { readelf -SW "$1" >"$tmp/sections" 2>&1 && ! grep -qE '\.(symtab|debug_info)' "$tmp/sections"; }
+links_to() { [ -L "$1" ] && [ "$(readlink "$1")" = "$2" ]; }
+
+# programs BINDIR LIBDIR LAYOUT: the checks on installed binaries.
+programs() {
+	local bin=$1 lib=$2 layout=$3 p
+	for p in ujail ujail-seccomp utrace; do
+		check "$layout: $p is dynamically linked" dynamic "$bin/$p"
+		check "$layout: $p is stripped" stripped "$bin/$p"
+	done
+	check "$layout: seccomp-trace is a link to ujail-seccomp" links_to "$bin/seccomp-trace" ujail-seccomp
+	for p in "$lib/libpreload-seccomp.so" "$lib/musl/libpreload-seccomp.so" "$lib/ujail/ujail-keeper"; do
+		check "$layout: ${p#"$lib"/} is stripped" stripped "$p"
+	done
+}
+
+# jails UJAIL LAYOUT: the installed ujail runs jails with what it finds beside it.
+jails() {
+	local u=$1 layout=$2 keeper
+	keeper=$(dirname "$u")/../lib/ujail/ujail-keeper
+	check "$layout: the installed ujail runs a jail (its keeper beside it)" \
+		env -u UJAIL_KEEPER -u UJAIL_PRELOAD "$u" -n "inst$$" -r /bin/true -- /bin/true
+	env -u UJAIL_KEEPER -u UJAIL_PRELOAD "$u" -n "inst$$" -S "$tmp/deny.json" -- \
+		"$probes/sysprobe-glibc" getuid >"$tmp/out" 2>"$tmp/err"
+	check "$layout: ujail -S, dynamic program: the installed shim filters" \
+		grep -qxF "getuid: errno 13 (Permission denied)" "$tmp/out"
+	mv "$keeper" "$keeper.away"
+	env -u UJAIL_KEEPER "$u" -n "inst$$" -r /bin/true -- /bin/true 2>"$tmp/err"
+	check "$layout: without its keeper, ujail says which path it looked at" \
+		grep -qF "$(dirname "$u")/../lib/ujail/ujail-keeper" "$tmp/err"
+	mv "$keeper.away" "$keeper"
+}
+
+# procd_suite LAYOUT BINDIR LIBDIR [WRAPPER...]: procd_test.sh on these files.
+procd_suite() {
+	local layout=$1 bin=$2 lib=$3; shift 3
+	"$@" env SECCOMP_TRACE="$bin/seccomp-trace" UJAIL_SECCOMP="$bin/ujail-seccomp" \
+		UTRACE="$bin/utrace" SHIM_GLIBC="$lib/libpreload-seccomp.so" \
+		SHIM_MUSL="$lib/musl/libpreload-seccomp.so" \
+		"$top/tests/seccomp/procd_test.sh" >"$tmp/procd.tap" 2>&1
+	local rc=$?
+	grep -E '^(not ok|Bail out)' "$tmp/procd.tap" | sed 's/^/# /'
+	[ "$rc" = 0 ] && grep -q '^ok ' "$tmp/procd.tap" && ! grep -qE '^(not ok|Bail out)' "$tmp/procd.tap"
+}
+
+# ---- LAYOUT=procd, DESTDIR ----
+d=$tmp/procd
+check "make install DESTDIR=... LAYOUT=procd" install procd DESTDIR="$d" LAYOUT=procd
+check "procd layout: the files procd runs, the keeper and the shims under /lib" files_are "$d" \
+	"f sbin/ujail" "f sbin/ujail-seccomp" "l sbin/seccomp-trace" "f sbin/utrace" \
+	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper"
+programs "$d/sbin" "$d/lib" procd
+check "procd layout: the shims run /sbin/ujail-seccomp for SECCOMP_FILE" \
+	grep -qaF /sbin/ujail-seccomp "$d/lib/libpreload-seccomp.so"
+jails "$d/sbin/ujail" procd
+# The shims' /sbin/ujail-seccomp is the installed one in this namespace
+# (/sbin may be a link to /usr/sbin: the mount goes where it leads).
+check "procd layout: procd_test.sh passes (/sbin the installed one)" \
+	procd_suite procd "$d/sbin" "$d/lib" \
+	unshare -m --propagation private sh -c 'mount --bind "$0" /sbin && exec "$@"' "$d/sbin"
+
+# ---- LAYOUT=prefix (the default), PREFIX ----
+p=$tmp/prefix
+check "make install PREFIX=..." install prefix PREFIX="$p"
+check "prefix layout: bin, lib, the man page" files_are "$p" \
+	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
+	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
+	"f share/man/man8/ujail.8"
+programs "$p/bin" "$p/lib" prefix
+check "prefix layout: the shims run PREFIX/bin/ujail-seccomp" \
+	grep -qaF "$p/bin/ujail-seccomp" "$p/lib/libpreload-seccomp.so"
+jails "$p/bin/ujail" prefix
+check "prefix layout: procd_test.sh passes" procd_suite prefix "$p/bin" "$p/lib"
+
+# ---- defaults and errors ----
+check "make install DESTDIR=...: PREFIX is /usr/local" install default DESTDIR="$tmp/default"
+check "  its files under DESTDIR/usr/local" files_are "$tmp/default/usr/local" \
+	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
+	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
+	"f share/man/man8/ujail.8"
+check "make install LAYOUT=other: refused, nothing installed" eval \
+	'! make -s -C "$top" install DESTDIR="$tmp/bad" LAYOUT=other 2>"$tmp/err" &&
+	 grep -q "LAYOUT=other: prefix or procd" "$tmp/err" && [ ! -e "$tmp/bad" ]'
+
+tap_exit
