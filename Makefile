@@ -35,6 +35,12 @@ deps:
 src: deps
 	@scripts/kernel.sh src patched
 
+# Targets that only read the source tree (syscall tables, uapi headers)
+# extract it on a fresh clone too (make install, make userspace).
+$(KSRC)/.ujail-key:
+	@scripts/deps.sh
+	@scripts/kernel.sh src patched
+
 kernel: src
 	@scripts/kernel.sh build patched
 
