@@ -34,7 +34,7 @@ userspace: $(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp $(B)/bin-asan/uj
 unit-tests: $(UNIT_TESTS)
 
 # Syscall tables from the kernel source (make src extracts it).
-$(GEN)/syscall_tables.c: $(US)/gen-syscalls.sh $(KSRC)/.ujail-key
+$(GEN)/syscall_tables.c: $(US)/gen-syscalls.sh $(US)/syscalls-newer.tbl $(KSRC)/.ujail-key
 	@mkdir -p $(GEN)
 	$(US)/gen-syscalls.sh $(KSRC) >$@.tmp && mv $@.tmp $@
 
