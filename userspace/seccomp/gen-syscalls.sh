@@ -141,6 +141,42 @@ static const struct ujs_arch ${1}_arch = {
 EOF
 }
 
+# defines PATTERN FILE...: "NAME VALUE" of each "#define NAME VALUE" whose
+# NAME matches PATTERN, VALUE a number or an earlier NAME (EWOULDBLOCK).
+defines() {
+	local pattern=$1
+
+	shift
+	for f in "$@"; do
+		[ -r "$f" ] || die "$f: cannot read"
+	done
+	awk -v pat="^$pattern\$" '
+		$1 == "#define" && $2 ~ pat {
+			if ($3 ~ /^[0-9]+$/)
+				v[$2] = $3
+			else if ($3 in v)
+				v[$2] = v[$3]
+			else
+				next
+			print $2, v[$2]
+		}' "$@"
+}
+
+# emit_names VAR: a table of "name number" lines (errno or capability names).
+emit_names() {
+	local lines
+
+	lines=$(sort -k1,1 -u | awk '{ printf "\t{ \"%s\", %d },\n", $1, $2 }')
+	[ -n "$lines" ] || die "$1: empty table"
+	cat <<EOF
+
+const struct ujs_named_value $1[] = {
+$lines
+};
+const size_t $1_n = sizeof($1) / sizeof($1[0]);
+EOF
+}
+
 version=$(awk -F' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$ksrc/Makefile")
@@ -168,6 +204,13 @@ arm=$( { table "$armtbl" common,eabi 0; arm_private; newer 7 0; } | merged |
 mips=$( { table "$o32" o32 4000; newer 8 4000; } | merged |
 	emit mips mips SCMP_ARCH_MIPS 0x00000008U)
 mipsel=$(emit_alias mipsel mipsel SCMP_ARCH_MIPSEL 0x40000008U mips)
+# errno names: MIPS numbers most of them its own way.
+errbase=$ksrc/include/uapi/asm-generic/errno-base.h
+errno_generic=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/include/uapi/asm-generic/errno.h" |
+	emit_names ujs_gen_errnos_generic)
+errno_mips=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/arch/mips/include/uapi/asm/errno.h" |
+	emit_names ujs_gen_errnos_mips)
+caps=$(defines 'CAP_[A-Z_]+' "$ksrc/include/uapi/linux/capability.h" | emit_names ujs_gen_caps)
 
 cat <<EOF
 /* SPDX-License-Identifier: GPL-2.0 */
@@ -181,6 +224,9 @@ cat <<EOF
 /* Read by syscalls.c. */
 extern const struct ujs_arch *const ujs_gen_archs[];
 extern const size_t ujs_gen_n_archs;
+$errno_generic
+$errno_mips
+$caps
 $x86_64
 $x32
 $i386

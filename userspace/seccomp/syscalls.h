@@ -26,6 +26,12 @@ struct ujs_arch {
 	size_t n_calls;
 };
 
+/* A name and its number: errno and capability names. */
+struct ujs_named_value {
+	const char *name;
+	int value;
+};
+
 /* Every architecture with a table, in a fixed order. */
 const struct ujs_arch *const *ujs_arch_all(size_t *n);
 
@@ -50,5 +56,17 @@ const char *ujs_syscall_name(const struct ujs_arch *arch, uint32_t nr);
 
 /* Name of @nr for the AUDIT_ARCH value @audit_arch (x32 handled), or NULL. */
 const char *ujs_syscall_name_audit(uint32_t audit_arch, uint32_t nr);
+
+/*
+ * The number of errno @name ("ENOSYS") on @arch, whose kernel returns it
+ * (MIPS numbers most of them its own way), or -1.
+ */
+int ujs_errno_by_name(const struct ujs_arch *arch, const char *name);
+
+/* The number of capability @name ("CAP_SYS_ADMIN"), or -1. */
+int ujs_cap_by_name(const char *name);
+
+/* Capabilities the tables know: numbers 0..ujs_cap_count() - 1. */
+unsigned int ujs_cap_count(void);
 
 #endif
