@@ -268,6 +268,18 @@ static void test_ruled_out_names(void)
 	ujs_policy_free(p);
 }
 
+/* Profiles for every Linux architecture name s390's and riscv's calls. */
+static void test_other_linux_names(void)
+{
+	struct ujs_policy *p = parse("{ \"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+				     " { \"names\": [ \"read\", \"s390_pci_mmio_read\", \"riscv_hwprobe\" ],"
+				     " \"action\": \"SCMP_ACT_ALLOW\" } ] }");
+
+	ok(p && !strcmp(rule_names(p), "read"),
+	   "names of architectures without a table here (s390, riscv): dropped quietly, strict");
+	ujs_policy_free(p);
+}
+
 static void test_caps_parse(void)
 {
 	uint64_t caps;
@@ -294,6 +306,7 @@ int main(void)
 	test_default_caps();
 	test_min_kernel();
 	test_ruled_out_names();
+	test_other_linux_names();
 	test_caps_parse();
 	return tap_done();
 }

@@ -192,6 +192,17 @@ static void test_newer_kernels(void)
 	expect_nr("x86_64", "mseal", 462);
 }
 
+/* Names only other Linux architectures have are known too (not typos). */
+static void test_linux_names(void)
+{
+	ok(ujs_syscall_name_linux("s390_pci_mmio_read") && ujs_syscall_name_linux("riscv_hwprobe") &&
+	   ujs_syscall_name_linux("spu_run") && ujs_syscall_name_linux("read"),
+	   "ujs_syscall_name_linux: s390, riscv, powerpc names and read");
+	ok(ujs_syscall_nr(arch("x86_64"), "s390_pci_mmio_read") < 0 &&
+	   !ujs_syscall_name_linux("frobnicate") && !ujs_syscall_name_linux(""),
+	   "ujs_syscall_name_linux: not in a target's table; unknown names are not");
+}
+
 static void compare_host_header(const char *arch_name, const char *header)
 {
 	static const char *const dirs[] = {
@@ -241,6 +252,7 @@ int main(void)
 	test_known_numbers();
 	test_names();
 	test_newer_kernels();
+	test_linux_names();
 	compare_host_header("x86_64", "unistd_64.h");
 	compare_host_header("i386", "unistd_32.h");
 	compare_host_header("x32", "unistd_x32.h");

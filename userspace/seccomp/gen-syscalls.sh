@@ -211,6 +211,12 @@ errno_generic=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/include/uapi/asm-generic/
 errno_mips=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/arch/mips/include/uapi/asm/errno.h" |
 	emit_names ujs_gen_errnos_mips)
 caps=$(defines 'CAP_[A-Z_]+' "$ksrc/include/uapi/linux/capability.h" | emit_names ujs_gen_caps)
+# Every name of every architecture's table, the targets' and the others'
+# (s390, powerpc, riscv in scripts/syscall.tbl, ...): a policy written for
+# all of them names s390_pci_mmio_read or riscv_hwprobe, which is no typo.
+linux_names=$(find "$ksrc/arch" -name 'syscall*.tbl' | sort |
+	xargs awk '$1 ~ /^[0-9]+$/ { print $3, 0 }' "$generic" |
+	emit_names ujs_gen_linux_names)
 
 cat <<EOF
 /* SPDX-License-Identifier: GPL-2.0 */
@@ -227,6 +233,7 @@ extern const size_t ujs_gen_n_archs;
 $errno_generic
 $errno_mips
 $caps
+$linux_names
 $x86_64
 $x32
 $i386

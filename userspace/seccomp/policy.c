@@ -146,7 +146,10 @@ static bool name_known(const struct parser *ps, const char *name)
 	return false;
 }
 
-/* Whether any architecture's table has @name. */
+/*
+ * Whether any architecture's table has @name: the targets' or another
+ * Linux architecture's (Docker's profile names s390_pci_mmio_read).
+ */
 static bool name_known_anywhere(const char *name)
 {
 	size_t n, i;
@@ -155,7 +158,7 @@ static bool name_known_anywhere(const char *name)
 	for (i = 0; i < n; i++)
 		if (ujs_syscall_nr(all[i], name) >= 0)
 			return true;
-	return false;
+	return ujs_syscall_name_linux(name);
 }
 
 /*

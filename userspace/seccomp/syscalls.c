@@ -14,6 +14,8 @@ extern const struct ujs_named_value ujs_gen_errnos_generic[], ujs_gen_errnos_mip
 extern const size_t ujs_gen_errnos_generic_n, ujs_gen_errnos_mips_n;
 extern const struct ujs_named_value ujs_gen_caps[];
 extern const size_t ujs_gen_caps_n;
+extern const struct ujs_named_value ujs_gen_linux_names[];
+extern const size_t ujs_gen_linux_names_n;
 
 const struct ujs_arch *const *ujs_arch_all(size_t *n)
 {
@@ -158,4 +160,9 @@ int ujs_cap_by_name(const char *name)
 unsigned int ujs_cap_count(void)
 {
 	return (unsigned int)ujs_gen_caps_n;
+}
+
+bool ujs_syscall_name_linux(const char *name)
+{
+	return named_value(ujs_gen_linux_names, ujs_gen_linux_names_n, name) >= 0;
 }

@@ -7,6 +7,7 @@
 #ifndef UJS_SYSCALLS_H
 #define UJS_SYSCALLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,13 @@ const char *ujs_syscall_name_audit(uint32_t audit_arch, uint32_t nr);
  * (MIPS numbers most of them its own way), or -1.
  */
 int ujs_errno_by_name(const struct ujs_arch *arch, const char *name);
+
+/*
+ * Whether any architecture of Linux (the targets, and s390, powerpc,
+ * riscv, ...) has a syscall @name, as of the kernel source the tables come
+ * from.
+ */
+bool ujs_syscall_name_linux(const char *name);
 
 /* The number of capability @name ("CAP_SYS_ADMIN"), or -1. */
 int ujs_cap_by_name(const char *name);
