@@ -52,7 +52,7 @@ build_step kernel-audit make -s kernel-audit || built=0
 build_step kernel-nolog make -s kernel-nolog || built=0
 build_step kselftests make -s kselftests || built=0
 usr=1
-build_step userspace make -s userspace unit-tests seccomp-progs || usr=0
+build_step userspace make -s userspace unit-tests seccomp-progs seccomp-compare || usr=0
 build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
 build_step utrace make -s utrace-tests runner-progs || usr=0
 build_step clang make -s clang-check ujail-clang-check utrace-clang-check
@@ -83,6 +83,7 @@ if [ $usr = 1 ]; then
 	host_suite ujail-rootfs "$T/ujail/rootfs_test"
 	host_suite ujail-jail tests/ujail/jail_test.sh
 	host_suite seccomp-valgrind tests/seccomp/valgrind_test.sh
+	host_suite seccomp-profiles tests/seccomp/profiles_test.sh
 	# Once per backend: ebpf (the default as root here) and ptrace.
 	host_suite utrace env VALGRIND=valgrind tests/utrace/utrace_test.sh
 	host_suite utrace-ptrace env UTRACE_BACKEND=ptrace tests/utrace/utrace_test.sh

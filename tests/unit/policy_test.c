@@ -286,6 +286,13 @@ static void test_value_two(void)
 	ok(p && p->rules[0].args[0].value_two == 0,
 	   "\"valueTwo\": 0 with SCMP_CMP_EQ accepted (runc writes it)");
 	ujs_policy_free(p);
+	p = parse("{ \"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [ { \"names\": [ \"socket\" ],"
+		  " \"action\": \"SCMP_ACT_ERRNO\", \"args\": [ { \"index\": 0, \"value\": 3,"
+		  " \"op\": \"SCMP_CMP_MASKED_EQ\" } ] } ] }");
+	ok(p && p->rules[0].args[0].op == UJS_CMP_MASKED_EQ && p->rules[0].args[0].value == 3 &&
+	   p->rules[0].args[0].value_two == 0,
+	   "MASKED_EQ without valueTwo: 0, as runc and Docker read it");
+	ujs_policy_free(p);
 }
 
 static void test_rules_and_paths(void)
@@ -438,9 +445,13 @@ static void test_other_architectures_names(void)
 	if (!ok(!strcmp(kept, "read,fcntl64,_llseek,socketcall,cacheflush,sysmips,open,fcntl") &&
 		!warned, "mipsel: every name is its own"))
 		printf("# kept: %s\n", kept);
-	kept = names_kept("\"read\", \"getxattrat\"", "x86_64", false, &warned);
+	kept = names_kept("\"read\", \"frobnicateat\"", "x86_64", false, &warned);
 	if (!ok(!strcmp(kept, "read") && warned,
-		"a name no table has (getxattrat, Linux 6.13): dropped with a warning"))
+		"a name no table has (frobnicateat): dropped with a warning"))
+		printf("# kept: %s\n", kept);
+	kept = names_kept("\"read\", \"getxattrat\", \"listns\"", "mips", true, &warned);
+	if (!ok(!strcmp(kept, "read,getxattrat,listns") && !warned,
+		"names of kernels after 6.12 (getxattrat 6.13, listns 6.19): kept, strict"))
 		printf("# kept: %s\n", kept);
 }
 
@@ -512,8 +523,14 @@ static void test_flags(void)
 	p = parse("{ \"defaultAction\": \"SCMP_ACT_LOG\", \"flags\": [ \"SECCOMP_FILTER_FLAG_LOG\", \"SECCOMP_FILTER_FLAG_SPEC_ALLOW\" ] }");
 	ok(p && p->flag_log && p->flag_spec_allow, "flags LOG and SPEC_ALLOW");
 	ujs_policy_free(p);
-	fails("{ \"defaultAction\": \"SCMP_ACT_LOG\", \"flags\": [ \"SECCOMP_FILTER_FLAG_NEW_LISTENER\" ] }",
-	      "t.json: flags[0]: unsupported flag \"SECCOMP_FILTER_FLAG_NEW_LISTENER\" (expected SECCOMP_FILTER_FLAG_LOG or SECCOMP_FILTER_FLAG_SPEC_ALLOW)");
+	p = parse("{ \"defaultAction\": \"SCMP_ACT_LOG\", \"flags\": [ \"SECCOMP_FILTER_FLAG_TSYNC\","
+		  " \"SECCOMP_FILTER_FLAG_TSYNC_ESRCH\", \"SECCOMP_FILTER_FLAG_NEW_LISTENER\","
+		  " \"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV\" ] }");
+	ok(p && !p->flag_log && !p->flag_spec_allow,
+	   "flags TSYNC, TSYNC_ESRCH, NEW_LISTENER, WAIT_KILLABLE_RECV: accepted, the loader's own");
+	ujs_policy_free(p);
+	fails("{ \"defaultAction\": \"SCMP_ACT_LOG\", \"flags\": [ \"SECCOMP_FILTER_FLAG_NOPE\" ] }",
+	      "t.json: flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_NOPE\" (expected SECCOMP_FILTER_FLAG_ and one of LOG, SPEC_ALLOW, TSYNC, TSYNC_ESRCH, NEW_LISTENER, WAIT_KILLABLE_RECV)");
 	fails("{ \"defaultAction\": \"SCMP_ACT_LOG\", \"flags\": [ 1 ] }",
 	      "t.json: flags[0]: expected a string, found an integer");
 }
@@ -612,9 +629,14 @@ static void test_good_policies(void)
 		{ "procd-2015.json", 46 },
 		/* 15 names, 5 of other architectures only. */
 		{ "multiarch-oci.json", 10 },
+		/* No capabilities, Linux 6.12: mount and getxattrat left out. */
+		{ "docker-forms-oci.json", 8 },
 	};
 	const char *slash = strrchr(__FILE__, '/');
-	struct ujs_parse_opts opts = { .target = arch("x86_64"), .strict = true };
+	const uint64_t no_caps = 0;
+	struct ujs_parse_opts opts = {
+		.target = arch("x86_64"), .strict = true, .caps = &no_caps, .kernel = "6.12",
+	};
 	char path[4096];
 	size_t i;
 

@@ -156,6 +156,53 @@ static void test_names(void)
  * must be in @a with the same number. The host's headers may be older
  * than the kernel source: the tables may have more, never different.
  */
+/*
+ * Calls of kernels after the 6.12 source (syscalls-newer.tbl), on every
+ * architecture, with the kernel's numbers; and one the data file has only
+ * for x86.
+ */
+static void test_newer_kernels(void)
+{
+	static const struct {
+		const char *name;
+		int64_t nr;
+	} calls[] = {
+		{ "setxattrat", 463 }, { "getxattrat", 464 }, { "listxattrat", 465 },
+		{ "removexattrat", 466 }, { "open_tree_attr", 467 },
+		{ "file_getattr", 468 }, { "file_setattr", 469 }, { "listns", 470 },
+		{ "rseq_slice_yield", 471 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		int64_t nr = calls[i].nr;
+
+		expect_nr("x86_64", calls[i].name, nr);
+		expect_nr("x32", calls[i].name, nr | UJS_X32_SYSCALL_BIT);
+		expect_nr("i386", calls[i].name, nr);
+		expect_nr("aarch64", calls[i].name, nr);
+		expect_nr("arm", calls[i].name, nr);
+		expect_nr("mips", calls[i].name, 4000 + nr);
+	}
+	expect_nr("x86_64", "uprobe", 336);
+	expect_nr("i386", "uprobe", -1);
+	expect_nr("aarch64", "uprobe", -1);
+	/* 6.12's own, kept: the data file does not shadow the kernel. */
+	expect_nr("x86_64", "uretprobe", 335);
+	expect_nr("x86_64", "mseal", 462);
+}
+
+/* Names only other Linux architectures have are known too (not typos). */
+static void test_linux_names(void)
+{
+	ok(ujs_syscall_name_linux("s390_pci_mmio_read") && ujs_syscall_name_linux("riscv_hwprobe") &&
+	   ujs_syscall_name_linux("spu_run") && ujs_syscall_name_linux("read"),
+	   "ujs_syscall_name_linux: s390, riscv, powerpc names and read");
+	ok(ujs_syscall_nr(arch("x86_64"), "s390_pci_mmio_read") < 0 &&
+	   !ujs_syscall_name_linux("frobnicate") && !ujs_syscall_name_linux(""),
+	   "ujs_syscall_name_linux: not in a target's table; unknown names are not");
+}
+
 static void compare_host_header(const char *arch_name, const char *header)
 {
 	static const char *const dirs[] = {
@@ -204,6 +251,8 @@ int main(void)
 	test_native_and_compat();
 	test_known_numbers();
 	test_names();
+	test_newer_kernels();
+	test_linux_names();
 	compare_host_header("x86_64", "unistd_64.h");
 	compare_host_header("i386", "unistd_32.h");
 	compare_host_header("x32", "unistd_x32.h");

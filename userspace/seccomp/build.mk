@@ -31,7 +31,7 @@ UNIT_TESTS := $(patsubst $(TOP)/tests/unit/%.c,$(T)/unit/%,$(wildcard $(TOP)/tes
 
 vpath %.c $(US) $(GEN)
 
-.PHONY: userspace unit-tests clang-check
+.PHONY: userspace unit-tests clang-check seccomp-compare
 
 userspace: $(B)/bin/ujail-seccomp $(B)/bin/seccomp-trace $(B)/bin-static/ujail-seccomp \
 	$(B)/bin-asan/ujail-seccomp $(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so
@@ -39,7 +39,7 @@ userspace: $(B)/bin/ujail-seccomp $(B)/bin/seccomp-trace $(B)/bin-static/ujail-s
 unit-tests: $(UNIT_TESTS)
 
 # Syscall tables from the kernel source (make src extracts it).
-$(GEN)/syscall_tables.c: $(US)/gen-syscalls.sh $(KSRC)/.ujail-key
+$(GEN)/syscall_tables.c: $(US)/gen-syscalls.sh $(US)/syscalls-newer.tbl $(KSRC)/.ujail-key
 	@mkdir -p $(GEN)
 	$(US)/gen-syscalls.sh $(KSRC) >$@.tmp && mv $@.tmp $@
 
@@ -94,10 +94,19 @@ $(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR
 	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< \
 		$(UB)/libujail-seccomp-asan.a -ljson-c
 
+# Our filters against libseccomp's (libseccomp-dev: this test only).
+seccomp-compare: $(T)/seccomp/libseccomp_compare
+
+$(T)/seccomp/libseccomp_compare: $(TOP)/tests/seccomp/libseccomp_compare.c \
+		$(UB)/libujail-seccomp.a $(USR_HDRS) $(TOP)/tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) -I$(TOP)/tests/unit -o $@ $< $(UB)/libujail-seccomp.a \
+		-lseccomp -ljson-c
+
 # No warnings under clang either (the build uses gcc).
 CLANG_CHECK_SRC = $(filter-out $(GEN)/%,$(SECCOMP_LIB_SRC)) $(US)/main.c \
 	$(wildcard $(TOP)/preload/*.c) $(wildcard $(TOP)/tests/unit/*.c) \
-	$(TOP)/bench/policy_bench.c
+	$(TOP)/bench/policy_bench.c $(TOP)/tests/seccomp/libseccomp_compare.c
 
 clang-check: $(GEN)/syscall_tables.c
 	@for f in $(CLANG_CHECK_SRC) $(GEN)/syscall_tables.c; do \

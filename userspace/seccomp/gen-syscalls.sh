@@ -4,7 +4,8 @@
 # gen-syscalls.sh KSRC > syscall_tables.c
 #
 # Generates the syscall name tables of syscalls.h from the kernel source at
-# KSRC. Each table holds exactly what the kernel's scripts/syscallhdr.sh
+# KSRC, plus the calls of newer kernels that syscalls-newer.tbl (next to
+# this script) lists. Each table holds exactly what the kernel's scripts/syscallhdr.sh
 # emits as __NR_ names for that ABI (entries without an entry point, such
 # as x86_64 "tuxcall", included: userspace can still issue them and a
 # policy may name them), with the ABI's number offset applied.
@@ -19,6 +20,7 @@ die() {
 
 [ $# -eq 1 ] || die "usage: gen-syscalls.sh KSRC > syscall_tables.c"
 ksrc=$1
+newer_tbl=$(dirname "$0")/syscalls-newer.tbl
 [ -f "$ksrc/Makefile" ] || die "$ksrc: not a kernel source tree"
 
 # table FILE ABIS OFFSET: "name number" per syscall.
@@ -57,6 +59,35 @@ table() {
 				exit 1
 			}
 		}' "$file"
+}
+
+# newer COLUMN OFFSET: "name number" of syscalls-newer.tbl's column for one
+# architecture (3: x86_64 ... 8: mips), "-" entries left out.
+newer() {
+	local col=$1 offset=$2
+
+	[ -r "$newer_tbl" ] || die "$newer_tbl: cannot read"
+	awk -v col="$col" -v offset="$offset" -v file="$newer_tbl" '
+		/^[ \t]*(#|$)/ { next }
+		NF != 8 || $2 !~ /^[0-9]+\.[0-9]+$/ {
+			printf "%s:%d: bad line: %s\n", file, NR, $0 > "/dev/stderr"
+			exit 1
+		}
+		$col != "-" { printf "%s %.0f\n", $1, $col + offset }' "$newer_tbl"
+}
+
+# merged: the kernel'"'"'s "name number" lines first, then newer() ones; a
+# name the kernel has keeps the kernel'"'"'s number, and a newer name on a
+# number the kernel gives another call is an error (stale data file).
+merged() {
+	awk '
+		$1 in nr { next }
+		$2 in name {
+			printf "syscalls-newer.tbl: %s %s: the kernel has %s there\n",
+				$1, $2, name[$2] > "/dev/stderr"
+			exit 1
+		}
+		{ nr[$1] = $2; name[$2] = $1; print }'
 }
 
 # The ARM-private calls (__ARM_NR_cacheflush, ...), which are outside
@@ -110,6 +141,42 @@ static const struct ujs_arch ${1}_arch = {
 EOF
 }
 
+# defines PATTERN FILE...: "NAME VALUE" of each "#define NAME VALUE" whose
+# NAME matches PATTERN, VALUE a number or an earlier NAME (EWOULDBLOCK).
+defines() {
+	local pattern=$1
+
+	shift
+	for f in "$@"; do
+		[ -r "$f" ] || die "$f: cannot read"
+	done
+	awk -v pat="^$pattern\$" '
+		$1 == "#define" && $2 ~ pat {
+			if ($3 ~ /^[0-9]+$/)
+				v[$2] = $3
+			else if ($3 in v)
+				v[$2] = v[$3]
+			else
+				next
+			print $2, v[$2]
+		}' "$@"
+}
+
+# emit_names VAR: a table of "name number" lines (errno or capability names).
+emit_names() {
+	local lines
+
+	lines=$(sort -k1,1 -u | awk '{ printf "\t{ \"%s\", %d },\n", $1, $2 }')
+	[ -n "$lines" ] || die "$1: empty table"
+	cat <<EOF
+
+const struct ujs_named_value $1[] = {
+$lines
+};
+const size_t $1_n = sizeof($1) / sizeof($1[0]);
+EOF
+}
+
 version=$(awk -F' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	$1 == "SUBLEVEL" { s = $2 } END { print v "." p "." s }' "$ksrc/Makefile")
@@ -121,24 +188,41 @@ o32=$ksrc/arch/mips/kernel/syscalls/syscall_o32.tbl
 
 # Build every table before printing anything, so a failure leaves no
 # half-written output behind a zero exit status.
-x86_64=$(table "$x86/syscall_64.tbl" common,64 0 | emit x86_64 x86_64 SCMP_ARCH_X86_64 0xc000003eU)
-x32=$(table "$x86/syscall_64.tbl" common,x32 0 |
+x86_64=$( { table "$x86/syscall_64.tbl" common,64 0; newer 3 0; } | merged |
+	emit x86_64 x86_64 SCMP_ARCH_X86_64 0xc000003eU)
+x32=$( { table "$x86/syscall_64.tbl" common,x32 0; newer 4 0; } | merged |
 	emit x32 x32 SCMP_ARCH_X32 0xc000003eU "UJS_X32_SYSCALL_BIT | ")
-i386=$(table "$x86/syscall_32.tbl" i386 0 | emit i386 i386 SCMP_ARCH_X86 0x40000003U)
+i386=$( { table "$x86/syscall_32.tbl" i386 0; newer 5 0; } | merged |
+	emit i386 i386 SCMP_ARCH_X86 0x40000003U)
 # arm64: scripts/Makefile.asm-headers (common,64) plus
 # arch/arm64/kernel/Makefile.syscalls (renameat rlimit memfd_secret).
-aarch64=$(table "$generic" common,64,renameat,rlimit,memfd_secret 0 |
-	emit aarch64 aarch64 SCMP_ARCH_AARCH64 0xc00000b7U)
-arm=$( { table "$armtbl" common,eabi 0; arm_private; } |
+aarch64=$( { table "$generic" common,64,renameat,rlimit,memfd_secret 0; newer 6 0; } |
+	merged | emit aarch64 aarch64 SCMP_ARCH_AARCH64 0xc00000b7U)
+arm=$( { table "$armtbl" common,eabi 0; arm_private; newer 7 0; } | merged |
 	emit arm arm SCMP_ARCH_ARM 0x40000028U)
 # o32 numbers start at __NR_Linux = 4000.
-mips=$(table "$o32" o32 4000 | emit mips mips SCMP_ARCH_MIPS 0x00000008U)
+mips=$( { table "$o32" o32 4000; newer 8 4000; } | merged |
+	emit mips mips SCMP_ARCH_MIPS 0x00000008U)
 mipsel=$(emit_alias mipsel mipsel SCMP_ARCH_MIPSEL 0x40000008U mips)
+# errno names: MIPS numbers most of them its own way.
+errbase=$ksrc/include/uapi/asm-generic/errno-base.h
+errno_generic=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/include/uapi/asm-generic/errno.h" |
+	emit_names ujs_gen_errnos_generic)
+errno_mips=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/arch/mips/include/uapi/asm/errno.h" |
+	emit_names ujs_gen_errnos_mips)
+caps=$(defines 'CAP_[A-Z_]+' "$ksrc/include/uapi/linux/capability.h" | emit_names ujs_gen_caps)
+# Every name of every architecture's table, the targets' and the others'
+# (s390, powerpc, riscv in scripts/syscall.tbl, ...): a policy written for
+# all of them names s390_pci_mmio_read or riscv_hwprobe, which is no typo.
+linux_names=$(find "$ksrc/arch" -name 'syscall*.tbl' | sort |
+	xargs awk '$1 ~ /^[0-9]+$/ { print $3, 0 }' "$generic" |
+	emit_names ujs_gen_linux_names)
 
 cat <<EOF
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Generated by userspace/seccomp/gen-syscalls.sh from Linux $version.
+ * Generated by userspace/seccomp/gen-syscalls.sh from Linux $version
+ * and userspace/seccomp/syscalls-newer.tbl.
  * Do not edit.
  */
 #include "syscalls.h"
@@ -146,6 +230,10 @@ cat <<EOF
 /* Read by syscalls.c. */
 extern const struct ujs_arch *const ujs_gen_archs[];
 extern const size_t ujs_gen_n_archs;
+$errno_generic
+$errno_mips
+$caps
+$linux_names
 $x86_64
 $x32
 $i386

@@ -30,8 +30,11 @@ enum { EXIT_POLICY = 1, EXIT_USAGE = 2, EXIT_NOT_STARTED = 127 };
 static const char usage_main[] =
 "Usage: " PROG " COMMAND [OPTION]... ARGUMENT...\n"
 "\n"
-"Compile seccomp policies (OCI seccomp JSON or procd's 2015 format) into\n"
-"classic BPF programs, inspect them, and run commands under them.\n"
+"Compile seccomp policies (OCI seccomp JSON, with Docker's and podman's\n"
+"forms, or procd's 2015 format) into classic BPF programs, inspect them,\n"
+"and run commands under them. Docker's \"includes\"/\"excludes\" are decided\n"
+"at compile time: --caps and --kernel (every command that compiles) say\n"
+"for which capabilities and kernel.\n"
 "\n"
 "Commands:\n"
 "  compile  [-a ARCH] [--strict] POLICY -o OUT        write a program file\n"
@@ -56,7 +59,8 @@ static const char usage_main[] =
 "policy $SECCOMP_FILE names, as procd expects: 'seccomp-trace --help'.\n";
 
 static const char usage_compile[] =
-"Usage: " PROG " compile [-a ARCH] [--strict] POLICY -o OUT\n"
+"Usage: " PROG " compile [-a ARCH] [--strict] [--caps LIST] [--kernel X.Y]\n"
+"                         POLICY -o OUT\n"
 "\n"
 "Compile POLICY for ARCH and write the program file OUT: a header (magic\n"
 "\"ujailbpf\", version, the AUDIT_ARCH of ARCH, instruction count, the\n"
@@ -70,11 +74,17 @@ static const char usage_compile[] =
 "                       error (default: a warning, and the name is dropped;\n"
 "                       names of other architectures only are dropped\n"
 "                       quietly, so one policy serves them all)\n"
+"      --caps LIST      the jail's capabilities, for the \"caps\" of Docker's\n"
+"                       \"includes\"/\"excludes\": CAP_X,CAP_Y (CAP_ optional),\n"
+"                       all or none (default: this process's effective set)\n"
+"      --kernel X.Y     the kernel release \"minKernel\" is compared with\n"
+"                       (default: the running kernel's, uname -r)\n"
 "  -o, --output OUT     the program file to write, - for standard output\n"
 "  -h, --help           this text\n";
 
 static const char usage_dump[] =
-"Usage: " PROG " dump [-a ARCH] [--strict] POLICY|PROGRAM\n"
+"Usage: " PROG " dump [-a ARCH] [--strict] [--caps LIST] [--kernel X.Y]\n"
+"                      POLICY|PROGRAM\n"
 "\n"
 "Print the BPF program, one instruction per line with its index, jump\n"
 "targets as indexes, seccomp_data fields by name and syscall names next to\n"
@@ -83,10 +93,15 @@ static const char usage_dump[] =
 "\n"
 "  -a, --arch ARCH      target architecture for a POLICY\n"
 "      --strict         a syscall name no architecture has is an error\n"
+"      --caps LIST      the jail's capabilities, for the \"caps\" of Docker's\n"
+"                       \"includes\"/\"excludes\": CAP_X,CAP_Y (CAP_ optional),\n"
+"                       all or none (default: this process's effective set)\n"
+"      --kernel X.Y     the kernel release \"minKernel\" is compared with\n"
+"                       (default: the running kernel's, uname -r)\n"
 "  -h, --help           this text\n";
 
 static const char usage_check[] =
-"Usage: " PROG " check [-a ARCH] [--strict] POLICY\n"
+"Usage: " PROG " check [-a ARCH] [--strict] [--caps LIST] [--kernel X.Y] POLICY\n"
 "\n"
 "Parse and compile POLICY; print the number of rules and instructions, the\n"
 "architectures the filter accepts, and the rules whose decision the kernel\n"
@@ -95,10 +110,16 @@ static const char usage_check[] =
 "\n"
 "  -a, --arch ARCH      target architecture\n"
 "      --strict         a syscall name no architecture has is an error\n"
+"      --caps LIST      the jail's capabilities, for the \"caps\" of Docker's\n"
+"                       \"includes\"/\"excludes\": CAP_X,CAP_Y (CAP_ optional),\n"
+"                       all or none (default: this process's effective set)\n"
+"      --kernel X.Y     the kernel release \"minKernel\" is compared with\n"
+"                       (default: the running kernel's, uname -r)\n"
 "  -h, --help           this text\n";
 
 static const char usage_sim[] =
-"Usage: " PROG " sim [-a ARCH] [--call-arch ARCH] POLICY|PROGRAM SYSCALL [ARG]...\n"
+"Usage: " PROG " sim [-a ARCH] [--call-arch ARCH] [--caps LIST] [--kernel X.Y]\n"
+"                     POLICY|PROGRAM SYSCALL [ARG]...\n"
 "\n"
 "Run the program on one call and print its decision, e.g.\n"
 "  openat: ERRNO(13)\n"
@@ -111,11 +132,13 @@ static const char usage_sim[] =
 "      --call-arch ARCH  architecture of the call (default: the target's),\n"
 "                        e.g. i386 for a 32-bit call to an x86_64 filter\n"
 "      --strict          a syscall name no architecture has is an error\n"
+"      --caps LIST       the jail's capabilities (see compile --help)\n"
+"      --kernel X.Y      the kernel release for \"minKernel\" (idem)\n"
 "  -h, --help            this text\n";
 
 static const char usage_run[] =
-"Usage: " PROG " run [-n NAME] [--mode MODE] [--strict] [--preload PATH]\n"
-"                     POLICY|PROGRAM [--] CMD [ARG]...\n"
+"Usage: " PROG " run [-n NAME] [--mode MODE] [--strict] [--caps LIST]\n"
+"                     [--kernel X.Y] [--preload PATH] POLICY|PROGRAM [--] CMD [ARG]...\n"
 "\n"
 "Run CMD (found through PATH) with the filter installed; the exit status\n"
 "is CMD's (128 + the signal when it was killed), 127 when it could not be\n"
@@ -149,6 +172,8 @@ static const char usage_run[] =
 "  -n, --name NAME      jail name in the log lines (default: CMD's basename)\n"
 "  -m, --mode MODE      auto, log-errno, notify or errno-log\n"
 "      --strict         a syscall name no architecture has is an error\n"
+"      --caps LIST      the capabilities CMD keeps (see compile --help)\n"
+"      --kernel X.Y     the kernel release for \"minKernel\" (idem)\n"
 "      --preload PATH   the shim (default: ../lib/libpreload-seccomp.so or\n"
 "                       ../lib/musl/libpreload-seccomp.so next to this\n"
 "                       command; environment: UJAIL_PRELOAD)\n"
@@ -171,6 +196,9 @@ static const char usage_seccomp_trace[] =
 "  -n, --name NAME      jail name in the log lines (default: CMD's basename)\n"
 "  -m, --mode MODE      auto, log-errno, notify or errno-log\n"
 "      --strict         a syscall name no architecture has is an error\n"
+"      --caps LIST      capabilities for Docker's \"includes\"/\"excludes\"\n"
+"                       (default: this process's effective set)\n"
+"      --kernel X.Y     the release \"minKernel\" is compared with\n"
 "      --preload PATH   the shim (default: ../lib/libpreload-seccomp.so or\n"
 "                       ../lib/musl/libpreload-seccomp.so next to this\n"
 "                       command; environment: UJAIL_PRELOAD)\n"
@@ -212,6 +240,9 @@ struct common {
 	const struct ujs_arch *arch;	/* NULL: native */
 	const struct ujs_arch *call_arch;
 	bool strict;
+	bool caps_given;
+	uint64_t caps;			/* --caps */
+	const char *kernel;		/* --kernel */
 	const char *output;
 	const char *name;
 	const char *mode;
@@ -220,7 +251,7 @@ struct common {
 	const char *argv0;		/* of ujail-seccomp itself */
 };
 
-enum { OPT_STRICT = 256, OPT_CALL_ARCH, OPT_PRELOAD };
+enum { OPT_STRICT = 256, OPT_CALL_ARCH, OPT_PRELOAD, OPT_CAPS, OPT_KERNEL };
 
 /* Which options a command takes. */
 enum {
@@ -232,6 +263,7 @@ enum {
 	O_MODE = 1 << 5,
 	O_PRELOAD = 1 << 6,
 	O_POLICY = 1 << 7,
+	O_COND = 1 << 8,	/* --caps, --kernel: for "includes"/"excludes" */
 };
 
 static const struct {
@@ -246,6 +278,8 @@ static const struct {
 	{ O_OUTPUT, { "output", required_argument, NULL, 'o' } },
 	{ O_PRELOAD, { "preload", required_argument, NULL, OPT_PRELOAD } },
 	{ O_POLICY, { "file", required_argument, NULL, 'f' } },
+	{ O_COND, { "caps", required_argument, NULL, OPT_CAPS } },
+	{ O_COND, { "kernel", required_argument, NULL, OPT_KERNEL } },
 };
 
 #define N_OPTIONS (sizeof(all_options) / sizeof(all_options[0]))
@@ -309,6 +343,17 @@ static void bad_option(const char *usage, char **argv)
 	usage_error(usage, what);
 }
 
+static void caps_option(const char *list, const char *usage, struct common *c)
+{
+	char err[128], what[192];
+
+	if (ujs_caps_parse(list, &c->caps, err, sizeof(err))) {
+		snprintf(what, sizeof(what), "--caps %s: %s", list, err);
+		usage_error(usage, what);
+	}
+	c->caps_given = true;
+}
+
 static void set_option(int opt, const char *usage, struct common *c)
 {
 	switch (opt) {
@@ -320,6 +365,8 @@ static void set_option(int opt, const char *usage, struct common *c)
 	case 'm': c->mode = optarg; break;
 	case OPT_PRELOAD: c->preload = optarg; break;
 	case 'f': c->policy = optarg; break;
+	case OPT_CAPS: caps_option(optarg, usage, c); break;
+	case OPT_KERNEL: c->kernel = optarg; break;
 	}
 }
 
@@ -400,6 +447,7 @@ static void compile_policy(const char *path, const struct common *c, struct inpu
 {
 	struct ujs_parse_opts opts = {
 		.target = c->arch, .strict = c->strict, .warn = stderr,
+		.caps = c->caps_given ? &c->caps : NULL, .kernel = c->kernel,
 	};
 	char err[512];
 
@@ -734,16 +782,17 @@ static int cmd_seccomp_trace(const struct common *c, int argc, char **argv)
 }
 
 static const struct command seccomp_trace = {
-	"seccomp-trace", usage_seccomp_trace, O_POLICY | O_NAME | O_MODE | O_STRICT | O_PRELOAD,
+	"seccomp-trace", usage_seccomp_trace,
+	O_POLICY | O_NAME | O_MODE | O_STRICT | O_COND | O_PRELOAD,
 	true, cmd_seccomp_trace,
 };
 
 static const struct command commands[] = {
-	{ "compile", usage_compile, O_ARCH | O_STRICT | O_OUTPUT, false, cmd_compile },
-	{ "dump", usage_dump, O_ARCH | O_STRICT, false, cmd_dump },
-	{ "check", usage_check, O_ARCH | O_STRICT, false, cmd_check },
-	{ "sim", usage_sim, O_ARCH | O_CALL_ARCH | O_STRICT, false, cmd_sim },
-	{ "run", usage_run, O_NAME | O_MODE | O_STRICT | O_PRELOAD, true, cmd_run },
+	{ "compile", usage_compile, O_ARCH | O_STRICT | O_COND | O_OUTPUT, false, cmd_compile },
+	{ "dump", usage_dump, O_ARCH | O_STRICT | O_COND, false, cmd_dump },
+	{ "check", usage_check, O_ARCH | O_STRICT | O_COND, false, cmd_check },
+	{ "sim", usage_sim, O_ARCH | O_CALL_ARCH | O_STRICT | O_COND, false, cmd_sim },
+	{ "run", usage_run, O_NAME | O_MODE | O_STRICT | O_COND | O_PRELOAD, true, cmd_run },
 };
 
 static const struct command *find_command(const char *name)

@@ -18,8 +18,10 @@
 
 #include <linux/seccomp.h>
 
+#include "errmsg.h"
 #include "json_input.h"
 #include "policy.h"
+#include "policy_cond.h"
 #include "program.h"
 
 #define MAX_ERRNO	4095	/* errno values the kernel returns as -errno */
@@ -30,6 +32,7 @@ struct parser {
 	bool strict;
 	FILE *warn;
 	const struct ujs_arch *target;
+	struct ujs_cond_env env;	/* for "includes" and "excludes" */
 	/* A syscall name must exist on at least one of these. */
 	const struct ujs_arch *name_archs[UJS_MAX_ARCHS];
 	size_t n_name_archs;
@@ -53,13 +56,14 @@ static const struct action_desc actions[] = {
 	{ "SCMP_ACT_KILL", UJS_ACT_KILL_THREAD, false, 0 },
 	{ "SCMP_ACT_TRAP", UJS_ACT_TRAP, false, 0 },
 	{ "SCMP_ACT_ERRNO", UJS_ACT_ERRNO, true, EPERM },
+	{ "SCMP_ACT_ERROR", UJS_ACT_ERRNO, true, EPERM },	/* procd's */
 	{ "SCMP_ACT_LOG_ERRNO", UJS_ACT_LOG_ERRNO, true, EPERM },
 	{ "SCMP_ACT_TRACE", UJS_ACT_TRACE, true, 0 },
 	{ "SCMP_ACT_LOG", UJS_ACT_LOG, false, 0 },
 	{ "SCMP_ACT_ALLOW", UJS_ACT_ALLOW, false, 0 },
 };
 
-#define ACTION_LIST "SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_LOG_ERRNO, " \
+#define ACTION_LIST "SCMP_ACT_ALLOW, SCMP_ACT_ERRNO (SCMP_ACT_ERROR), SCMP_ACT_LOG_ERRNO, " \
 	"SCMP_ACT_LOG, SCMP_ACT_TRAP, SCMP_ACT_TRACE, SCMP_ACT_KILL, " \
 	"SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL_PROCESS"
 
@@ -142,7 +146,10 @@ static bool name_known(const struct parser *ps, const char *name)
 	return false;
 }
 
-/* Whether any architecture's table has @name. */
+/*
+ * Whether any architecture's table has @name: the targets' or another
+ * Linux architecture's (Docker's profile names s390_pci_mmio_read).
+ */
 static bool name_known_anywhere(const char *name)
 {
 	size_t n, i;
@@ -151,7 +158,7 @@ static bool name_known_anywhere(const char *name)
 	for (i = 0; i < n; i++)
 		if (ujs_syscall_nr(all[i], name) >= 0)
 			return true;
-	return false;
+	return ujs_syscall_name_linux(name);
 }
 
 /*
@@ -258,9 +265,18 @@ static int parse_action_name(struct parser *ps, const char *path,
 	if (*desc)
 		return 0;
 	if (!strcmp(name, "SCMP_ACT_NOTIFY"))
-		return ujs_json_fail(&ps->je, path, "SCMP_ACT_NOTIFY is not supported in policy files");
+		return ujs_json_fail(&ps->je, path, "SCMP_ACT_NOTIFY is not supported: ujail hands the "
+				     "notification fd to no agent (\"listenerPath\"), so the call "
+				     "would hang; use SCMP_ACT_ERRNO or SCMP_ACT_LOG_ERRNO");
 	return ujs_json_fail(&ps->je, path, "unknown action \"%s\" (expected %s)",
 			     name, ACTION_LIST);
+}
+
+static int data_not_taken(struct parser *ps, const char *path,
+			  const struct action_desc *desc)
+{
+	return ujs_json_fail(&ps->je, path, "only valid with SCMP_ACT_ERRNO, SCMP_ACT_LOG_ERRNO or SCMP_ACT_TRACE, not %s",
+			     desc->name);
 }
 
 /* The errnoRet (or defaultErrnoRet) @o at @path of the action @desc. */
@@ -271,8 +287,7 @@ static int parse_action_data(struct parser *ps, const char *path,
 	int64_t data;
 
 	if (!desc->takes_data)
-		return ujs_json_fail(&ps->je, path, "only valid with SCMP_ACT_ERRNO, SCMP_ACT_LOG_ERRNO or SCMP_ACT_TRACE, not %s",
-				     desc->name);
+		return data_not_taken(ps, path, desc);
 	if (ujs_json_get_int(&ps->je, path, o, 0, MAX_ERRNO, &data))
 		return -1;
 	*out = (uint16_t)data;
@@ -280,12 +295,40 @@ static int parse_action_data(struct parser *ps, const char *path,
 }
 
 /*
- * @obj's action under @key, with its data under @errno_key (path of
- * @obj: @path).
+ * podman's "errno" (or "defaultErrno") @o at @path: "EPERM" or "1". The
+ * name is the target's number (MIPS has its own), and wins over errnoRet,
+ * as in podman.
+ */
+static int parse_errno_name(struct parser *ps, const char *path,
+			    struct json_object *o,
+			    const struct action_desc *desc, uint16_t *out)
+{
+	const char *name;
+	char *end;
+	long n;
+
+	if (!desc->takes_data)
+		return data_not_taken(ps, path, desc);
+	if (ujs_json_get_string(&ps->je, path, o, &name))
+		return -1;
+	n = strtol(name, &end, 10);
+	if (name[0] < '0' || name[0] > '9' || *end)
+		n = ujs_errno_by_name(ps->target, name);
+	if (n < 0 || n > MAX_ERRNO)
+		return ujs_json_fail(&ps->je, path, "\"%s\" is neither an errno name (EPERM, ...) nor a number 0..%d",
+				     name, MAX_ERRNO);
+	*out = (uint16_t)n;
+	return 0;
+}
+
+/*
+ * @obj's action under @key, with its data under @errno_key, or as an errno
+ * name under @name_key (path of @obj: @path).
  */
 static int parse_action(struct parser *ps, const char *path,
 			struct json_object *obj, const char *key,
-			const char *errno_key, struct ujs_action *out)
+			const char *errno_key, const char *name_key,
+			struct ujs_action *out)
 {
 	char kpath[UJS_JSON_PATH_LEN];
 	const struct action_desc *desc;
@@ -298,10 +341,15 @@ static int parse_action(struct parser *ps, const char *path,
 		return -1;
 	out->kind = desc->kind;
 	out->data = desc->default_data;
-	if (!json_object_object_get_ex(obj, errno_key, &o))
+	if (json_object_object_get_ex(obj, errno_key, &o)) {
+		ujs_json_path_key(kpath, path, errno_key);
+		if (parse_action_data(ps, kpath, o, desc, &out->data))
+			return -1;
+	}
+	if (!json_object_object_get_ex(obj, name_key, &o))
 		return 0;
-	ujs_json_path_key(kpath, path, errno_key);
-	return parse_action_data(ps, kpath, o, desc, &out->data);
+	ujs_json_path_key(kpath, path, name_key);
+	return parse_errno_name(ps, kpath, o, desc, &out->data);
 }
 
 /* One entry of "architectures" at @path. */
@@ -343,21 +391,90 @@ static int parse_architectures(struct parser *ps, struct json_object *a)
 	return 0;
 }
 
+/*
+ * The flags of seccomp(SECCOMP_SET_MODE_FILTER) a policy may name. LOG and
+ * SPEC_ALLOW are the policy's to choose. The loader always sets TSYNC (and
+ * TSYNC_ESRCH with NEW_LISTENER, in notify mode); NEW_LISTENER and
+ * WAIT_KILLABLE_RECV concern the listener of the notify mode, which
+ * ujail-seccomp's own supervisor owns: so these four are accepted and
+ * change nothing.
+ */
+static const char *const flag_names[] = {
+	"SECCOMP_FILTER_FLAG_LOG", "SECCOMP_FILTER_FLAG_SPEC_ALLOW",
+	"SECCOMP_FILTER_FLAG_TSYNC", "SECCOMP_FILTER_FLAG_TSYNC_ESRCH",
+	"SECCOMP_FILTER_FLAG_NEW_LISTENER", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
+};
+
 /* One entry of "flags" at @path. */
 static int add_flag(struct parser *ps, const char *path, struct json_object *o)
 {
 	const char *flag;
+	size_t i;
 
 	if (ujs_json_get_string(&ps->je, path, o, &flag))
 		return -1;
-	if (!strcmp(flag, "SECCOMP_FILTER_FLAG_LOG"))
+	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		if (!strcmp(flag, flag_names[i]))
+			break;
+	if (i == sizeof(flag_names) / sizeof(flag_names[0]))
+		return ujs_json_fail(&ps->je, path, "unknown flag \"%s\" (expected SECCOMP_FILTER_FLAG_ and one of LOG, SPEC_ALLOW, TSYNC, TSYNC_ESRCH, NEW_LISTENER, WAIT_KILLABLE_RECV)",
+				     flag);
+	if (i == 0)
 		ps->p->flag_log = true;
-	else if (!strcmp(flag, "SECCOMP_FILTER_FLAG_SPEC_ALLOW"))
+	else if (i == 1)
 		ps->p->flag_spec_allow = true;
-	else
-		return ujs_json_fail(&ps->je, path, "%s flag \"%s\" (expected SECCOMP_FILTER_FLAG_LOG or SECCOMP_FILTER_FLAG_SPEC_ALLOW)",
-				     strncmp(flag, "SECCOMP_FILTER_FLAG_", 20) ?
-				     "unknown" : "unsupported", flag);
+	return 0;
+}
+
+/*
+ * One "archMap" entry at @path. Docker's reading: the first entry whose
+ * "architecture" is the target gives the architectures, it and its
+ * "subArchitectures"; the entries of other architectures are ignored.
+ */
+static int parse_arch_map_entry(struct parser *ps, const char *path,
+				struct json_object *e, bool *matched)
+{
+	static const char *const keys[] = { "architecture", "subArchitectures", NULL };
+	char kpath[UJS_JSON_PATH_LEN];
+	struct json_object *arch, *subs = NULL;
+	struct ujs_json_array arr;
+	const char *name;
+
+	if (ujs_json_get_object(&ps->je, path, e, "an object") ||
+	    ujs_json_check_keys(&ps->je, path, e, keys, "architecture, subArchitectures, comment") ||
+	    ujs_json_require(&ps->je, path, e, "architecture", &arch))
+		return -1;
+	ujs_json_path_key(kpath, path, "architecture");
+	if (ujs_json_get_string(&ps->je, kpath, arch, &name))
+		return -1;
+	json_object_object_get_ex(e, "subArchitectures", &subs);
+	ujs_json_path_key(kpath, path, "subArchitectures");
+	if (subs && ujs_json_array(&ps->je, kpath, subs, "an array of strings", &arr))
+		return -1;
+	if (*matched || strcmp(name, ps->target->oci_name))
+		return 0;
+	*matched = true;
+	ps->p->archs[ps->p->n_archs++] = ps->target;
+	/* Unknown and duplicate names fail: at most every table, no overflow. */
+	while (subs && ujs_json_next(&arr, &e))
+		if (add_architecture(ps, arr.elem_path, e))
+			return -1;
+	return 0;
+}
+
+static int parse_arch_map(struct parser *ps, struct json_object *a)
+{
+	struct ujs_json_array arr;
+	struct json_object *o;
+	bool matched = false;
+
+	if (ujs_json_array(&ps->je, "archMap", a, "an array of objects", &arr))
+		return -1;
+	if (arr.n && ps->p->n_archs)
+		return ujs_json_fail(&ps->je, "archMap", "give either \"architectures\" or \"archMap\", not both");
+	while (ujs_json_next(&arr, &o))
+		if (parse_arch_map_entry(ps, arr.elem_path, o, &matched))
+			return -1;
 	return 0;
 }
 
@@ -425,12 +542,10 @@ static int parse_value_two(struct parser *ps, const char *path,
 	struct json_object *value_two;
 	char kpath[UJS_JSON_PATH_LEN];
 
+	/* Absent: 0, as in the OCI spec's Go types (and runc, Docker, podman). */
 	cmp->value_two = 0;
-	if (!json_object_object_get_ex(o, "valueTwo", &value_two)) {
-		if (cmp->op == UJS_CMP_MASKED_EQ)
-			return ujs_json_fail(&ps->je, path, "missing \"valueTwo\" (required by SCMP_CMP_MASKED_EQ)");
+	if (!json_object_object_get_ex(o, "valueTwo", &value_two))
 		return 0;
-	}
 	ujs_json_path_key(kpath, path, "valueTwo");
 	if (ujs_json_get_u64(&ps->je, kpath, value_two, &cmp->value_two))
 		return -1;
@@ -515,32 +630,63 @@ static int add_entry_rules(struct parser *ps, const char *path,
 	return add_name_list(ps, kpath, names, action, args, n_args);
 }
 
+/*
+ * Docker's and podman's conditions of the entry @e at @path: *@keep is
+ * false when "includes" or "excludes" rules it out for this jail. Both are
+ * checked whole, whatever the other says.
+ */
+static int entry_conditions(struct parser *ps, const char *path,
+			    struct json_object *e, bool *keep)
+{
+	char kpath[UJS_JSON_PATH_LEN];
+	struct json_object *o;
+	bool inc = true, exc = true;
+
+	if (json_object_object_get_ex(e, "includes", &o)) {
+		ujs_json_path_key(kpath, path, "includes");
+		if (ujs_cond_eval(&ps->je, kpath, o, true, &ps->env, &inc))
+			return -1;
+	}
+	if (json_object_object_get_ex(e, "excludes", &o)) {
+		ujs_json_path_key(kpath, path, "excludes");
+		if (ujs_cond_eval(&ps->je, kpath, o, false, &ps->env, &exc))
+			return -1;
+	}
+	*keep = inc && exc;
+	return 0;
+}
+
 static int parse_syscall_entry(struct parser *ps, const char *path,
 			       struct json_object *e)
 {
 	static const char *const keys[] = {
-		"names", "name", "action", "errnoRet", "args", NULL
+		"names", "name", "action", "errnoRet", "errno", "args",
+		"includes", "excludes", NULL
 	};
 	struct ujs_arg_cmp *args = NULL;
 	struct ujs_action action;
 	struct json_object *a;
 	char kpath[UJS_JSON_PATH_LEN];
 	size_t n_args = 0;
+	bool keep;
 	int ret;
 
 	if (ujs_json_get_object(&ps->je, path, e, "an object") ||
 	    ujs_json_check_keys(&ps->je, path, e, keys,
-				"names, name, action, errnoRet, args, comment"))
+				"names, name, action, errnoRet, errno, args, includes, excludes, comment") ||
+	    entry_conditions(ps, path, e, &keep))
 		return -1;
-	if (parse_action(ps, path, e, "action", "errnoRet", &action))
+	if (parse_action(ps, path, e, "action", "errnoRet", "errno", &action))
 		return -1;
 	ujs_json_path_key(kpath, path, "args");
-	if (json_object_object_get_ex(e, "args", &a) &&
+	/* Docker's profile writes "args": null for none. */
+	if (json_object_object_get_ex(e, "args", &a) && a &&
 	    parse_args(ps, kpath, a, &args, &n_args)) {
 		free(args);
 		return -1;
 	}
-	ret = add_entry_rules(ps, path, e, action, args, n_args);
+	/* Ruled out: not compiled, its names not looked up (as in Docker). */
+	ret = keep ? add_entry_rules(ps, path, e, action, args, n_args) : 0;
 	free(args);
 	return ret;
 }
@@ -561,23 +707,26 @@ static int parse_syscalls(struct parser *ps, struct json_object *a)
 static int parse_oci(struct parser *ps, struct json_object *root)
 {
 	static const char *const keys[] = {
-		"defaultAction", "defaultErrnoRet", "architectures", "flags",
-		"syscalls", "listenerPath", "listenerMetadata", NULL
+		"defaultAction", "defaultErrnoRet", "defaultErrno", "architectures",
+		"archMap", "flags", "syscalls", "listenerPath", "listenerMetadata",
+		NULL
 	};
 	struct json_object *o;
 
 	if (ujs_json_check_keys(&ps->je, "", root, keys,
-				"defaultAction, defaultErrnoRet, architectures, flags, syscalls, comment"))
+				"defaultAction, defaultErrnoRet, defaultErrno, architectures, archMap, flags, syscalls, comment"))
 		return -1;
 	if (json_object_object_get_ex(root, "listenerPath", NULL))
-		return ujs_json_fail(&ps->je, "listenerPath", "not supported (no seccomp notify listener in ujail)");
+		return ujs_json_fail(&ps->je, "listenerPath", "not supported: ujail has no seccomp notify agent to send the listener to (SCMP_ACT_NOTIFY is refused too)");
 	if (json_object_object_get_ex(root, "listenerMetadata", NULL))
-		return ujs_json_fail(&ps->je, "listenerMetadata", "not supported (no seccomp notify listener in ujail)");
+		return ujs_json_fail(&ps->je, "listenerMetadata", "not supported: ujail has no seccomp notify agent to send the listener to (SCMP_ACT_NOTIFY is refused too)");
 	if (parse_action(ps, "", root, "defaultAction", "defaultErrnoRet",
-			 &ps->p->default_action))
+			 "defaultErrno", &ps->p->default_action))
 		return -1;
 	if (json_object_object_get_ex(root, "architectures", &o) &&
 	    parse_architectures(ps, o))
+		return -1;
+	if (json_object_object_get_ex(root, "archMap", &o) && parse_arch_map(ps, o))
 		return -1;
 	if (json_object_object_get_ex(root, "flags", &o) && parse_flags(ps, o))
 		return -1;
@@ -655,19 +804,21 @@ int ujs_policy_parse(const char *text, size_t len, const char *name,
 		     struct ujs_policy **out, char *err, size_t errlen)
 {
 	struct parser ps = { .je = { .file = name, .buf = err, .len = errlen } };
+	const struct ujs_parse_opts none = { 0 };
 	struct json_object *root = NULL;
+	char why[256];
 	int ret;
 
 	*out = NULL;
 	if (errlen)
 		err[0] = '\0';
-	if (opts) {
-		ps.strict = opts->strict;
-		ps.warn = opts->warn;
-		ps.target = opts->target;
-	}
-	if (!ps.target)
-		ps.target = ujs_arch_native();
+	if (!opts)
+		opts = &none;
+	ps.strict = opts->strict;
+	ps.warn = opts->warn;
+	ps.target = opts->target ? opts->target : ujs_arch_native();
+	if (ujs_cond_env_init(&ps.env, ps.target, opts->caps, opts->kernel, why, sizeof(why)))
+		return ujs_json_fail_file(&ps.je, "%s", why);
 	if (ujs_json_parse(&ps.je, text, len, &root))
 		return -1;
 	ret = parse_policy(&ps, name, root);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Seccomp policy files, as procd has used them: the OCI seccomp JSON
- * ({"defaultAction": ..., "syscalls": [...]}) and the 2015 format
- * ({"whitelist": [...], "policy": N}). Parsed with json-c into one model.
+ * ({"defaultAction": ..., "syscalls": [...]}) with Docker's and podman's
+ * additions ("archMap", "includes"/"excludes", errno names), and the 2015
+ * format ({"whitelist": [...], "policy": N}). Parsed with json-c into one
+ * model; the conditions of Docker's entries are evaluated while parsing.
  */
 #ifndef UJS_POLICY_H
 #define UJS_POLICY_H
@@ -18,7 +20,7 @@ enum ujs_action_kind {
 	UJS_ACT_KILL_PROCESS,	/* SCMP_ACT_KILL_PROCESS */
 	UJS_ACT_KILL_THREAD,	/* SCMP_ACT_KILL, SCMP_ACT_KILL_THREAD */
 	UJS_ACT_TRAP,		/* SCMP_ACT_TRAP */
-	UJS_ACT_ERRNO,		/* SCMP_ACT_ERRNO, errnoRet */
+	UJS_ACT_ERRNO,		/* SCMP_ACT_ERRNO, SCMP_ACT_ERROR (procd), errnoRet */
 	UJS_ACT_LOG_ERRNO,	/* SCMP_ACT_LOG_ERRNO (ours), errnoRet */
 	UJS_ACT_TRACE,		/* SCMP_ACT_TRACE, errnoRet is the trace value */
 	UJS_ACT_LOG,		/* SCMP_ACT_LOG */
@@ -90,7 +92,28 @@ struct ujs_parse_opts {
 	 */
 	bool strict;
 	FILE *warn;
+	/*
+	 * The capabilities the jail keeps, bit N for capability N (see
+	 * ujs_caps_parse): the "caps" of Docker's and podman's "includes"
+	 * and "excludes" are tested against them, as Docker and podman test
+	 * them against the container's bounding set. NULL: the calling
+	 * process's effective set (ujs_caps_effective).
+	 */
+	const uint64_t *caps;
+	/*
+	 * The kernel release "minKernel" is compared with, "MAJOR.MINOR[...]"
+	 * ("6.12.48-amd64"); NULL: the running kernel's (uname -r).
+	 */
+	const char *kernel;
 };
+
+/*
+ * A capability set from "CAP_CHOWN,CAP_SYS_ADMIN" (names with or without
+ * "CAP_", any case), "all" or "none"/"" into @out (bit N = capability N).
+ */
+int ujs_caps_parse(const char *list, uint64_t *out, char *err, size_t errlen);
+/* The calling process's effective capability set. */
+int ujs_caps_effective(uint64_t *out, char *err, size_t errlen);
 
 /*
  * Parse @path (or @len bytes of @text, named @name in messages). On error

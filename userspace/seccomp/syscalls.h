@@ -7,6 +7,7 @@
 #ifndef UJS_SYSCALLS_H
 #define UJS_SYSCALLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,12 @@ struct ujs_arch {
 	uint32_t audit_arch;	/* AUDIT_ARCH_* (seccomp_data.arch) */
 	const struct ujs_syscall *calls;	/* sorted by name */
 	size_t n_calls;
+};
+
+/* A name and its number: errno and capability names. */
+struct ujs_named_value {
+	const char *name;
+	int value;
 };
 
 /* Every architecture with a table, in a fixed order. */
@@ -50,5 +57,24 @@ const char *ujs_syscall_name(const struct ujs_arch *arch, uint32_t nr);
 
 /* Name of @nr for the AUDIT_ARCH value @audit_arch (x32 handled), or NULL. */
 const char *ujs_syscall_name_audit(uint32_t audit_arch, uint32_t nr);
+
+/*
+ * The number of errno @name ("ENOSYS") on @arch, whose kernel returns it
+ * (MIPS numbers most of them its own way), or -1.
+ */
+int ujs_errno_by_name(const struct ujs_arch *arch, const char *name);
+
+/*
+ * Whether any architecture of Linux (the targets, and s390, powerpc,
+ * riscv, ...) has a syscall @name, as of the kernel source the tables come
+ * from.
+ */
+bool ujs_syscall_name_linux(const char *name);
+
+/* The number of capability @name ("CAP_SYS_ADMIN"), or -1. */
+int ujs_cap_by_name(const char *name);
+
+/* Capabilities the tables know: numbers 0..ujs_cap_count() - 1. */
+unsigned int ujs_cap_count(void);
 
 #endif
