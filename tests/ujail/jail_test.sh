@@ -392,7 +392,7 @@ check "-f, every capability: no remount of the root" \
 check "-f with every other namespace" out_is "uid=0 gid=0 groups=0" \
 	jail -f -N -p -s -F -h jailhost -- "$P/probe" id
 check "-f, dynamic glibc program" out_is "uid=0 gid=0 groups=0" jail -f -- "$P/probe-glibc" id
-check "-f -S: denied call gets the errno" out_is "EACCES" jail -f -S "$tmp/deny.json" -- "$P/probe" mkdir /x
+check "-f -S: denied call gets the errno" out_is "EACCES" jail -p -f -S "$tmp/deny.json" -- "$P/probe" mkdir /x
 check "-f -U nobody, no map: runs as 0 in the jail, as procd does" \
 	out_is "uid=0 gid=0 groups=0" jail -f -U nobody -- "$P/probe" id
 check "  with a warning that names the host ids" err_has "runs as uid 65534 gid 65534 on the host"
@@ -416,9 +416,19 @@ check "--uid-map 4294967290:10: 2" rc_is 2 jail --uid-map 4294967290:10 -- "$P/p
 check "--uid-map abc: 2" rc_is 2 jail --uid-map abc -- "$P/probe" exit 0
 
 # ---- seccomp ----
-check "-S static program: denied call gets the errno" out_is "EACCES" jail -S "$tmp/deny.json" -- "$P/probe" mkdir /x
-check "-S dynamic glibc program: denied call gets the errno" out_is "EACCES" jail -S "$tmp/deny.json" -- "$P/probe-glibc" mkdir /x
-check "-S dynamic musl program: denied call gets the errno" out_is "EACCES" jail -S "$tmp/deny.json" -- "$P/probe-musl" mkdir /x
+check "-S static program: denied call gets the errno" out_is "EACCES" jail -p -S "$tmp/deny.json" -- "$P/probe" mkdir /x
+# Docker's "includes"/"excludes" caps are tested against the jail's bounding set.
+cat >"$tmp/capcond.json" <<'JSON'
+{ "defaultAction": "SCMP_ACT_ALLOW",
+  "syscalls": [ { "names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+                  "excludes": { "caps": ["CAP_SYS_ADMIN"] } } ] }
+JSON
+check "-S excludes caps: the rule applies without CAP_SYS_ADMIN" out_is "EACCES" \
+	jail -p -S "$tmp/capcond.json" -- "$P/probe" mkdir /x
+check "  not with it (--keep-caps)" out_is "$root_mkdir" \
+	jail -p --keep-caps -S "$tmp/capcond.json" -- "$P/probe" mkdir /x
+check "-S dynamic glibc program: denied call gets the errno" out_is "EACCES" jail -p -S "$tmp/deny.json" -- "$P/probe-glibc" mkdir /x
+check "-S dynamic musl program: denied call gets the errno" out_is "EACCES" jail -p -S "$tmp/deny.json" -- "$P/probe-musl" mkdir /x
 check "-S: shim's variables gone before main()" out_is "" jail -S "$tmp/deny.json" -- "$P/probe-glibc" env
 check "-S: no descriptor left by the shim" out_is "0 1 2 " jail -p -S "$tmp/deny.json" -- "$P/probe-glibc" fds
 check "-S: no_new_privs set" sh -c "'$U' -p -S '$tmp/deny.json' -- '$P/probe' status | grep -q 'NoNewPrivs:.1'"
@@ -429,7 +439,7 @@ cat >"$tmp/logdeny.json" <<'JSON'
 JSON
 for p in probe probe-glibc probe-musl; do
 	check "-S LOG_ERRNO rule, $p: the errno" \
-		out_is "EACCES" jail -S "$tmp/logdeny.json" -- "$P/$p" mkdir /x
+		out_is "EACCES" jail -p -S "$tmp/logdeny.json" -- "$P/$p" mkdir /x
 	check "-S LOG_ERRNO rule, $p: zombies reaped" \
 		out_is "zombies=0" jail -p -S "$tmp/logdeny.json" -- "$P/$p" orphans 3
 done

@@ -197,6 +197,17 @@ static uint64_t bounding_kept(const struct jail_caps *caps)
 	return caps->keep_all ? ~0ULL : ~JAIL_CAPS_DANGEROUS;
 }
 
+uint64_t jail_caps_bounding(const struct jail_caps *caps)
+{
+	uint64_t ours = 0;
+	int last = last_cap();
+
+	for (int cap = 0; cap <= last && cap < 64; cap++)
+		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1)
+			ours |= 1ULL << cap;
+	return ours & bounding_kept(caps);
+}
+
 /* -C's effective, permitted and inheritable sets; those it does not name stay. */
 static int set_named_caps(const struct jail_caps *caps, char *err, size_t errlen)
 {

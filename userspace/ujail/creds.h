@@ -57,6 +57,13 @@ int jail_caps_load(const char *path, struct jail_caps *caps, char *err,
 		   size_t errlen);
 
 /*
+ * The bounding set the service will have (ours, shrunk as
+ * jail_privileges_apply will): what a seccomp policy's "caps"
+ * conditions are tested against, as Docker and podman do.
+ */
+uint64_t jail_caps_bounding(const struct jail_caps *caps);
+
+/*
  * In the service, as root with every capability: shrink the bounding set
  * (to -C's, else all but JAIL_CAPS_DANGEROUS unless keep_all), switch to
  * @c, set the sets -C names, and lock the securebits in their usual state,

@@ -14,10 +14,10 @@
 #include "policy.h"
 #include "program.h"
 
-static int compile_policy(struct jail_seccomp *sc, const char *path, char *err,
-			  size_t errlen)
+static int compile_policy(struct jail_seccomp *sc, const char *path, uint64_t caps,
+			  char *err, size_t errlen)
 {
-	struct ujs_parse_opts opts = { .warn = stderr };
+	struct ujs_parse_opts opts = { .warn = stderr, .caps = &caps };
 	char why[512];
 
 	if (ujs_policy_load(path, &opts, &sc->policy, why, sizeof(why)))
@@ -41,7 +41,7 @@ static int stage_shim(struct jail_seccomp *sc, struct path_set *deps, char *err,
 	return 0;
 }
 
-int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path,
+int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path, uint64_t caps,
 			 const char *exe, const char *self_exe,
 			 struct path_set *deps, char *err, size_t errlen)
 {
@@ -54,7 +54,7 @@ int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path,
 		return 0;
 	sc->enabled = true;
 	sc->mode = ujs_mode_detect(1);
-	if (compile_policy(sc, policy_path, err, errlen))
+	if (compile_policy(sc, policy_path, caps, err, errlen))
 		return -1;
 	/* Its own descriptor: the shim's read() moves the offset of the other. */
 	if (sc->mode == UJS_MODE_NOTIFY) {

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compile.h"
 #include "install.h"
@@ -36,11 +37,12 @@ struct jail_seccomp {
 };
 
 /*
- * Compile @policy_path for @exe (resolved command); for a dynamic @exe
+ * Compile @policy_path for @exe (resolved command), its "includes" and
+ * "excludes" caps tested against @caps (the jail's bounding set); for a dynamic @exe
  * find the shim (next to @self_exe: ../lib/[musl/]libpreload-seccomp.so,
  * or $UJAIL_PRELOAD) and add it to @deps. 0, or -1 with @err.
  */
-int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path,
+int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path, uint64_t caps,
 			 const char *exe, const char *self_exe,
 			 struct path_set *deps, char *err, size_t errlen);
 

@@ -208,8 +208,8 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 	ret = jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &m->p.creds,
 				    &m->p.accounts, err, errlen) ||
 	      (o->capabilities && jail_caps_load(o->capabilities, &m->p.caps, err, errlen)) ||
-	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, exe_path, self, &unused, err,
-				   errlen) ||
+	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, jail_caps_bounding(&m->p.caps),
+				   exe_path, self, &unused, err, errlen) ||
 	      check_shim(m, err, errlen) ||
 	      (jail_userns_wanted(o) && jail_plan_userns(&m->p, err, errlen));
 	path_set_free(&unused);
