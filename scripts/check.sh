@@ -82,6 +82,7 @@ if [ $usr = 1 ]; then
 	host_suite ujail-manpage tests/unit-ujail/manpage_test.sh
 	host_suite ujail-rootfs "$T/ujail/rootfs_test"
 	host_suite ujail-jail tests/ujail/jail_test.sh
+	host_suite ujail-router tests/ujail/router_test.sh
 	host_suite seccomp-valgrind tests/seccomp/valgrind_test.sh
 	host_suite seccomp-profiles tests/seccomp/profiles_test.sh
 	# Once per backend: ebpf (the default as root here) and ptrace.
@@ -132,7 +133,8 @@ cp build/bin-static/ujail "$vmuj/bin/" 2>/dev/null
 cp build/lib/ujail/ujail-keeper "$vmuj/lib/ujail/" 2>/dev/null
 cp build/lib/libpreload-seccomp.so "$vmuj/lib/" 2>/dev/null
 cp build/lib/musl/libpreload-seccomp.so "$vmuj/lib/musl/" 2>/dev/null
-ujail_vm=(--file "$vmuj" --file tests/ujail/jail_test.sh --file "$T/ujail/probes")
+ujail_vm=(--file "$vmuj" --file tests/ujail/jail_test.sh --file tests/ujail/router_test.sh
+	--file "$T/ujail/probes")
 ujail_setup='printf "root:x:0:0::/:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n" >/etc/passwd'
 ujail_setup+=' && printf "root:x:0:\nnogroup:x:65534:\n" >/etc/group'
 ujail_setup+=' && mkdir -p /dev/pts /newroot && mount -t devpts devpts /dev/pts'
@@ -147,6 +149,10 @@ ujail_setup+=' && sleep 1 && mv /newroot/var/run/ubus/log /newroot/var/run/ubus/
 ujail_run='unshare -m sh -c "cd /newroot && mount --move . / && exec chroot . env'
 ujail_run+=' UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
 ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh"'
+# OpenWrt's services in a router-shaped root (tests/ujail/router_test.sh
+# builds it in a private mount namespace of its own).
+router_run='env UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
+router_run+=' TAP_SH=/opt/tests/tap.sh sh /opt/tests/router_test.sh'
 # utrace in the guest: stock kernels have IA32 emulation (the test kernel
 # and this host do not), so the i386 counts are checked there, with both
 # backends (the stock kernel has BTF for the ebpf one). Static
@@ -197,8 +203,10 @@ if [ $built = 1 ]; then
 		"${jf_patched[@]}" \
 		--run "ujail_setup: $ujail_setup" \
 		--run "ujail_jail: $ujail_run" \
+		--run "ujail_router: $router_run" \
 		"${jailfs_runs[@]}" \
 		--run "ujail_jail_jailfs: ${ujail_run/chroot . env/chroot . env UJAIL_FS=jailfs}" \
+		--run "ujail_router_jailfs: UJAIL_FS=jailfs $router_run" \
 		"${jailfs_rmmod[@]}"
 	# Every denial queues an audit record for kauditd, which prints it (no
 	# auditd); past the backlog limit (64) the denying task sleeps until

@@ -17,15 +17,18 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -61,6 +64,60 @@ static int report(long ret)
 {
 	puts(errname(ret < 0 ? errno : 0));
 	return 0;
+}
+
+/*
+ * The capability sets and no_new_privs as /proc/self/status shows them,
+ * from the system calls: a jail without /proc (ntpd's) has them too.
+ */
+static int caps_lines(void)
+{
+	/* capget(2)'s ABI (musl has no <linux/capability.h>). */
+	struct { uint32_t version; int pid; } h = { 0x20080522, 0 };
+	struct { uint32_t effective, permitted, inheritable; } d[2];
+	unsigned long long bnd = 0;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return report(-1);
+	for (int cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1)
+			bnd |= 1ULL << cap;
+	printf("CapInh:\t%08x%08x\nCapPrm:\t%08x%08x\nCapEff:\t%08x%08x\n",
+	       d[1].inheritable, d[0].inheritable, d[1].permitted, d[0].permitted,
+	       d[1].effective, d[0].effective);
+	printf("CapBnd:\t%016llx\nNoNewPrivs:\t%d\n", bnd,
+	       prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+	return 0;
+}
+
+/* A raw socket, as dnsmasq opens for ICMP (CAP_NET_RAW). */
+static int raw_socket(void)
+{
+	int fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+
+	report(fd);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * A stand-in for a daemon's socket (ubus, syslog's /dev/log): bound at
+ * @path, stream or dgram, then waits to be killed.
+ */
+static int unix_listen(const char *path, const char *type)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	bool dgram = !strcmp(type, "dgram");
+	int fd = socket(AF_UNIX, dgram ? SOCK_DGRAM : SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	unlink(path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    (!dgram && listen(fd, 8) < 0))
+		return report(-1);
+	for (;;)
+		pause();
 }
 
 /*
@@ -550,6 +607,20 @@ int main(int argc, char **argv)
 		return report(syscall(SYS_init_module, NULL, 0UL, ""));
 	if (!strcmp(cmd, "open-by-handle"))
 		return open_by_handle(arg);
+	if (!strcmp(cmd, "raw"))
+		return raw_socket();
+	if (!strcmp(cmd, "caps"))
+		return caps_lines();
+	/* setuid UID: a daemon dropping to its own user. */
+	if (!strcmp(cmd, "setuid")) {
+		uid_t uid = (uid_t)atoi(arg);
+
+		return report(setresuid(uid, uid, uid));
+	}
+	if (!strcmp(cmd, "exists"))
+		return report(access(arg, F_OK));
+	if (!strcmp(cmd, "unix-listen") && argc > 3)
+		return unix_listen(arg, argv[3]);
 	/* exec PATH ARGS...: what a service's helper (a -r program) needs. */
 	if (!strcmp(cmd, "exec") && argc > 2) {
 		execv(argv[2], argv + 2);
