@@ -134,7 +134,7 @@ cp build/lib/ujail/ujail-keeper "$vmuj/lib/ujail/" 2>/dev/null
 cp build/lib/libpreload-seccomp.so "$vmuj/lib/" 2>/dev/null
 cp build/lib/musl/libpreload-seccomp.so "$vmuj/lib/musl/" 2>/dev/null
 ujail_vm=(--file "$vmuj" --file tests/ujail/jail_test.sh --file tests/ujail/router_test.sh
-	--file "$T/ujail/probes")
+	--file tests/lib/checks.sh --file "$T/ujail/probes")
 ujail_setup='printf "root:x:0:0::/:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n" >/etc/passwd'
 ujail_setup+=' && printf "root:x:0:\nnogroup:x:65534:\n" >/etc/group'
 ujail_setup+=' && mkdir -p /dev/pts /newroot && mount -t devpts devpts /dev/pts'

@@ -18,6 +18,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 # shellcheck source=tests/lib/tap.sh
 . "${TAP_SH:-$top/tests/lib/tap.sh}"
+# shellcheck source=tests/lib/checks.sh
+. "$(dirname "${TAP_SH:-$top/tests/lib/tap.sh}")/checks.sh"
 U=${UJAIL:-$top/build/bin/ujail}
 P=${UJAIL_PROBES:-$top/build/tests/ujail/probes}
 US=${UJAIL_SECCOMP:-$top/build/bin/ujail-seccomp}
@@ -60,36 +62,6 @@ cat >"$tmp/caps.json" <<'JSON'
 JSON
 echo "host data" >"$tmp/ro.txt"
 mkdir "$tmp/rwdir"
-
-# ---- helpers: each one check ----
-
-# out_is WANT CMD...: CMD's stdout is WANT.
-out_is() {
-	local want="$1" got
-	shift
-	got=$("$@" 2>"$tmp/err")
-	[ "$got" = "$want" ] && return 0
-	echo "# want '$want', got '$got' ($(head -c 300 "$tmp/err"))"
-	return 1
-}
-
-# rc_is WANT CMD...: CMD exits with WANT.
-rc_is() {
-	local want="$1" rc
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" = "$want" ] && return 0
-	echo "# exit status $rc, want $want ($(head -c 300 "$tmp/err"))"
-	return 1
-}
-
-# err_has TEXT: the last command's stderr names TEXT.
-err_has() {
-	grep -qF -- "$1" "$tmp/err" && return 0
-	echo "# stderr lacks '$1': $(head -c 300 "$tmp/err")"
-	return 1
-}
 
 jail() { "$U" -n probe "$@"; }
 
@@ -292,17 +264,20 @@ check "-C: only CAP_NET_BIND_SERVICE" \
 cap_hex() {	# cap_hex SET ARGS...: the service's capability set SET, in hex
 	local set="$1"
 	shift
-	"$U" -n probe "$@" -- "$P/probe" status 2>/dev/null | sed -n "s/^Cap$set:\t//p"
+	"$U" -n probe "$@" -- "$P/probe" caps 2>/dev/null | sed -n "s/^Cap$set:\t//p"
 }
-cap_in() {	# cap_in CAPNO HEX: is bit CAPNO set in HEX?
-	[ $(( (0x$2 >> $1) & 1 )) = 1 ]
+caps_are() {	# caps_are 0|1 HEX CAPNO...: each bit CAPNO of HEX is 0 (or 1)
+	local want="$1" hex="$2" c
+	shift 2
+	for c in "$@"; do
+		[ $(( (0x${hex:-0} >> c) & 1 )) = "$want" ] || { echo "# cap $c: not $want in $hex"; return 1; }
+	done
 }
 bnd=$(cap_hex Bnd -c)
 check "root without -C: bounding set lacks CAP_SYS_ADMIN, SYS_MODULE, SYS_PTRACE, DAC_READ_SEARCH" \
-	sh -c "! { $(for c in 21 16 19 2; do printf 'cap_in %s %s || ' "$c" "${bnd:-0}"; done) false; }" 2>/dev/null
-check "  and keeps CAP_NET_BIND_SERVICE, SETUID, SETGID, NET_RAW" \
-	sh -c "$(for c in 10 7 6 13; do printf '[ $(( (0x%s >> %s) & 1 )) = 1 ] && ' "${bnd:-0}" "$c"; done) true"
-check "  --keep-caps keeps them" sh -c "[ \$(( (0x$(cap_hex Bnd -c --keep-caps) >> 21) & 1 )) = 1 ]"
+	caps_are 0 "$bnd" 21 16 19 2
+check "  and keeps CAP_NET_BIND_SERVICE, SETUID, SETGID, NET_RAW" caps_are 1 "$bnd" 10 7 6 13
+check "  --keep-caps keeps them" caps_are 1 "$(cap_hex Bnd -c --keep-caps)" 21 16 19 2
 mkdir -p "$tmp/mnt"
 check "caps-only root service: cannot mount" out_is EPERM jail -c -- "$P/probe" mount-tmpfs "$tmp/mnt"
 umount "$tmp/mnt" 2>/dev/null

@@ -64,7 +64,7 @@ urngd:x:455:
 ubus:x:81:
 nogroup:x:65534:
 EOF
-	echo 'root:$1$secret:19000:0:99999:7:::' >"$1/etc/shadow"
+	printf 'root:%s:19000:0:99999:7:::\n' '$1$secret' >"$1/etc/shadow"
 	chmod 600 "$1/etc/shadow"
 }
 
@@ -159,6 +159,7 @@ router_programs() {
 	cp "$SHIM_MUSL" "$r/lib/musl/libpreload-seccomp.so"
 	cp "$self" "$r/tests/router_test.sh"
 	cp "$TAP" "$r/tests/tap.sh"
+	cp "$(dirname "$TAP")/checks.sh" "$r/tests/checks.sh"
 }
 
 # /dev with the nodes ujail binds into its jails, /proc, /sys.
@@ -215,6 +216,8 @@ inside() {
 	ubusd=$1
 	# shellcheck source=tests/lib/tap.sh
 	. /tests/tap.sh
+	# shellcheck source=tests/lib/checks.sh
+	. /tests/checks.sh
 	U=/sbin/ujail
 	tmp=/tmp/checks
 	mkdir -p "$tmp"
@@ -227,25 +230,6 @@ inside() {
 	procd_sh_checks
 	echo "1..$tap_n"
 	tap_exit
-}
-
-out_is() {	# out_is WANT CMD...: CMD's stdout is WANT
-	local want="$1" got
-	shift
-	got=$("$@" 2>"$tmp/err")
-	[ "$got" = "$want" ] && return 0
-	echo "# want '$want', got '$got' ($(head -c 300 "$tmp/err"))"
-	return 1
-}
-
-rc_is() {	# rc_is WANT CMD...: CMD's exit status is WANT
-	local want="$1" rc
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" = "$want" ] && return 0
-	echo "# want status $want, got $rc: $(head -c 300 "$tmp/err")"
-	return 1
 }
 
 quiet() { [ ! -s "$tmp/err" ] || { echo "# stderr: $(head -c 300 "$tmp/err")"; return 1; }; }
@@ -335,7 +319,7 @@ ntpd_checks() {
 # the router's filesystem and namespaces.
 caps_only_checks() {	# caps_only_checks NAME UID CAPS-FILE [-c]
 	local name="$1" uid="$2" caps="$3" nnp="$4"
-	svc() { "$U" -t 5 -n "$name" -U "$name" -G "$name" -C "/etc/capabilities/$caps" $nnp \
+	svc() { "$U" -t 5 -n "$name" -U "$name" -G "$name" -C "/etc/capabilities/$caps" ${nnp:+"$nnp"} \
 		-- "/usr/sbin/$name" "$@"; }
 	[ "$name" = hostapd ] && svc() { "$U" -t 5 -n hostapd -U network -G network \
 		-C /etc/capabilities/wpad.json -c -- /usr/sbin/hostapd "$@"; }
@@ -404,7 +388,7 @@ case "${1:-}" in
 		exit 0
 	fi
 	for f in "$U_SRC" "$KEEPER" "$SHIM_MUSL" "$PROBES/probe" "$PROBES/probe-musl" \
-		"$BUSYBOX" "$MUSL_LD" "$TAP"; do
+		"$BUSYBOX" "$MUSL_LD" "$TAP" "$(dirname "$TAP")/checks.sh"; do
 		[ -e "$f" ] || { echo "Bail out! $f missing: make ujail-jail-tests"; exit 1; }
 	done
 	# The mount point outlives the namespace: made and removed out here.
