@@ -11,6 +11,7 @@
 
 #include "errmsg.h"
 #include "policy_out.h"
+#include "syscalls.h"
 
 struct name_calls {
 	const char *name;
@@ -82,6 +83,22 @@ static bool usable(const struct utrace_count *e, const struct ujs_arch *a,
 	return true;
 }
 
+/*
+ * Calls a traced run may never show but every program makes when it gets
+ * there: returning from a signal handler (a daemon's SIGHUP may first come
+ * long after the trace) and exiting. Allowed last, as procd's utrace does.
+ */
+static const char *const always_allowed[] = { "rt_sigreturn", "sigreturn", "exit", "exit_group" };
+#define N_ALWAYS (sizeof(always_allowed) / sizeof(always_allowed[0]))
+
+static void add_always(struct name_list *l)
+{
+	for (size_t i = 0; i < N_ALWAYS; i++)
+		if (ujs_syscall_nr(ujs_arch_native(), always_allowed[i]) >= 0 &&
+		    name_index(l, always_allowed[i]) < 0)
+			l->v[l->n++].name = always_allowed[i];
+}
+
 static int collect(struct name_list *l, const struct utrace_out *o,
 		   const struct utrace_counts *c)
 {
@@ -90,7 +107,7 @@ static int collect(struct name_list *l, const struct utrace_out *o,
 
 	if (n && !e)
 		return -1;
-	l->v = calloc(n + seen + 1, sizeof(*l->v));
+	l->v = calloc(n + seen + N_ALWAYS + 1, sizeof(*l->v));
 	if (!l->v) {
 		free(e);
 		return -1;
@@ -118,6 +135,7 @@ static int collect(struct name_list *l, const struct utrace_out *o,
 	}
 	free(e);
 	qsort(l->v + l->first_new, l->n - l->first_new, sizeof(*l->v), by_calls_then_name);
+	add_always(l);
 	return 0;
 }
 

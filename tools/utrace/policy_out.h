@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The policy utrace writes: the names of the calls seen, most frequent
- * first, allowed; everything else gets the default action. OCI seccomp
+ * first, then those every program needs when it gets there (return from a
+ * signal handler, exit), allowed; everything else gets the default action. OCI seccomp
  * JSON (what procd reads) or procd's 2015 format. What is written is
  * parsed back with the project's policy parser before it replaces the
  * file, so a policy utrace writes always loads.
