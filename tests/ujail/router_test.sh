@@ -221,6 +221,10 @@ inside() {
 	U=/sbin/ujail
 	tmp=/tmp/checks
 	mkdir -p "$tmp"
+	# What open_by_handle_at gives a jail: EPERM, unless the kernel has none.
+	no_handle=EPERM
+	[ "$("$U" -c --keep-caps -- /bin/probe open-by-handle /etc/TZ 2>/dev/null)" = ENOSYS ] &&
+		no_handle=ENOSYS
 	dnsmasq_checks
 	ntpd_checks
 	caps_only_checks hostapd 101 wpad.json -c
@@ -247,7 +251,8 @@ escape_checks() {	# escape_checks NAME CMD...
 	local name="$1" mod
 	shift
 	check "$name: cannot mount" out_is EPERM "$@" mount-tmpfs /tmp
-	check "$name: cannot open by handle" out_is EPERM "$@" open-by-handle /etc/TZ
+	check "$name: cannot open by handle (EPERM, or ENOSYS: no CONFIG_FHANDLE)" \
+		out_is "$no_handle" "$@" open-by-handle /etc/TZ
 	mod=$("$@" init-module 2>/dev/null)
 	check "$name: cannot load modules (EPERM, or ENOSYS: none)" \
 		sh -c "[ '$mod' = EPERM ] || [ '$mod' = ENOSYS ]"
