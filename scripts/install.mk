@@ -6,7 +6,8 @@
 #       PREFIX/bin/ujail ujail-seccomp seccomp-trace (a link) utrace
 #       PREFIX/lib/ujail/ujail-keeper
 #       PREFIX/lib/libpreload-seccomp.so, PREFIX/lib/musl/libpreload-seccomp.so
-#       PREFIX/share/man/man8/ujail.8
+#       PREFIX/share/man/man8/ujail.8 ujail-seccomp.8 seccomp-trace.8 (a link) utrace.8
+#       PREFIX/share/man/man5/jailfs.5
 #   make install [DESTDIR=...] LAYOUT=procd            where procd looks
 #       /sbin/ujail ujail-seccomp seccomp-trace (a link) utrace
 #       /lib/ujail/ujail-keeper
@@ -46,6 +47,7 @@ INST_LIB := $(PREFIX)/lib
 INST_MAN := $(PREFIX)/share/man
 endif
 
+INST_MAN8 := $(UJ_SRC)/ujail.8 $(TOP)/userspace/seccomp/ujail-seccomp.8 $(TOP)/tools/utrace/utrace.8
 IB := $(B)/install
 # One shim build per compiler path: the path, '_' as _u and '/' as _s.
 INST_SHIM_DIR := $(IB)/shim$(subst /,_s,$(subst _,_u,$(INST_BIN)))
@@ -80,5 +82,7 @@ install: install-build
 	$(INST_STRIP) -m 755 $(UJ_KEEPER) $(DESTDIR)$(INST_LIB)/ujail/
 	$(INST_STRIP) -m 755 $(INST_SHIM_DIR)/libpreload-seccomp.so $(DESTDIR)$(INST_LIB)/
 	$(INST_STRIP) -m 755 $(INST_SHIM_DIR)/musl/libpreload-seccomp.so $(DESTDIR)$(INST_LIB)/musl/
-	$(if $(INST_MAN),$(INSTALL) -d $(DESTDIR)$(INST_MAN)/man8 && \
-		$(INSTALL) -m 644 $(UJ_SRC)/ujail.8 $(DESTDIR)$(INST_MAN)/man8/)
+	$(if $(INST_MAN),$(INSTALL) -d $(DESTDIR)$(INST_MAN)/man8 $(DESTDIR)$(INST_MAN)/man5 && \
+		$(INSTALL) -m 644 $(INST_MAN8) $(DESTDIR)$(INST_MAN)/man8/ && \
+		ln -sfn ujail-seccomp.8 $(DESTDIR)$(INST_MAN)/man8/seccomp-trace.8 && \
+		$(INSTALL) -m 644 $(TOP)/kernel/jailfs/jailfs.5 $(DESTDIR)$(INST_MAN)/man5/)

@@ -114,7 +114,8 @@ check "make install PREFIX=..." install prefix PREFIX="$p"
 check "prefix layout: bin, lib, the man page" files_are "$p" \
 	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
 	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
-	"f share/man/man8/ujail.8"
+	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
+	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5"
 programs "$p/bin" "$p/lib" prefix
 check "prefix layout: the shims run PREFIX/bin/ujail-seccomp" \
 	grep -qaF "$p/bin/ujail-seccomp" "$p/lib/libpreload-seccomp.so"
@@ -126,7 +127,8 @@ check "make install DESTDIR=...: PREFIX is /usr/local" install default DESTDIR="
 check "  its files under DESTDIR/usr/local" files_are "$tmp/default/usr/local" \
 	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
 	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
-	"f share/man/man8/ujail.8"
+	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
+	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5"
 check "make install LAYOUT=other: refused, nothing installed" eval \
 	'! make -s -C "$top" install DESTDIR="$tmp/bad" LAYOUT=other 2>"$tmp/err" &&
 	 grep -q "LAYOUT=other: prefix or procd" "$tmp/err" && [ ! -e "$tmp/bad" ]'
