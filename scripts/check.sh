@@ -81,6 +81,7 @@ if [ $usr = 1 ]; then
 	done
 	host_suite ujail-manpage tests/unit-ujail/manpage_test.sh
 	host_suite manpages tests/build/manpages_test.sh
+	host_suite completion tests/build/completion_test.sh
 	host_suite ujail-rootfs "$T/ujail/rootfs_test"
 	host_suite ujail-jail tests/ujail/jail_test.sh
 	host_suite ujail-router tests/ujail/router_test.sh

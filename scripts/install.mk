@@ -8,6 +8,7 @@
 #       PREFIX/lib/libpreload-seccomp.so, PREFIX/lib/musl/libpreload-seccomp.so
 #       PREFIX/share/man/man8/ujail.8 ujail-seccomp.8 seccomp-trace.8 (a link) utrace.8
 #       PREFIX/share/man/man5/jailfs.5
+#       PREFIX/share/bash-completion/completions/ujail (and links for the others)
 #   make install [DESTDIR=...] LAYOUT=procd            where procd looks
 #       /sbin/ujail ujail-seccomp seccomp-trace (a link) utrace
 #       /lib/ujail/ujail-keeper
@@ -41,10 +42,12 @@ ifeq ($(LAYOUT),procd)
 INST_BIN := /sbin
 INST_LIB := /lib
 INST_MAN :=
+INST_COMPL :=
 else
 INST_BIN := $(PREFIX)/bin
 INST_LIB := $(PREFIX)/lib
 INST_MAN := $(PREFIX)/share/man
+INST_COMPL := $(PREFIX)/share/bash-completion/completions
 endif
 
 INST_MAN8 := $(UJ_SRC)/ujail.8 $(TOP)/userspace/seccomp/ujail-seccomp.8 $(TOP)/tools/utrace/utrace.8
@@ -86,3 +89,7 @@ install: install-build
 		$(INSTALL) -m 644 $(INST_MAN8) $(DESTDIR)$(INST_MAN)/man8/ && \
 		ln -sfn ujail-seccomp.8 $(DESTDIR)$(INST_MAN)/man8/seccomp-trace.8 && \
 		$(INSTALL) -m 644 $(TOP)/kernel/jailfs/jailfs.5 $(DESTDIR)$(INST_MAN)/man5/)
+	$(if $(INST_COMPL),$(INSTALL) -d $(DESTDIR)$(INST_COMPL) && \
+		$(INSTALL) -m 644 $(TOP)/contrib/bash-completion/ujail $(DESTDIR)$(INST_COMPL)/ && \
+		for n in ujail-seccomp seccomp-trace utrace; do \
+			ln -sfn ujail $(DESTDIR)$(INST_COMPL)/$$n || exit 1; done)

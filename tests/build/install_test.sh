@@ -115,7 +115,10 @@ check "prefix layout: bin, lib, the man page" files_are "$p" \
 	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
 	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
 	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
-	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5"
+	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5" \
+	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace" \
+	"l share/bash-completion/completions/ujail-seccomp" \
+	"l share/bash-completion/completions/seccomp-trace"
 programs "$p/bin" "$p/lib" prefix
 check "prefix layout: the shims run PREFIX/bin/ujail-seccomp" \
 	grep -qaF "$p/bin/ujail-seccomp" "$p/lib/libpreload-seccomp.so"
@@ -128,7 +131,10 @@ check "  its files under DESTDIR/usr/local" files_are "$tmp/default/usr/local" \
 	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
 	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
 	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
-	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5"
+	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5" \
+	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace" \
+	"l share/bash-completion/completions/ujail-seccomp" \
+	"l share/bash-completion/completions/seccomp-trace"
 check "make install LAYOUT=other: refused, nothing installed" eval \
 	'! make -s -C "$top" install DESTDIR="$tmp/bad" LAYOUT=other 2>"$tmp/err" &&
 	 grep -q "LAYOUT=other: prefix or procd" "$tmp/err" && [ ! -e "$tmp/bad" ]'
