@@ -34,6 +34,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "surface.h"
+
 static const char *errname(int e)
 {
 	switch (e) {
@@ -56,6 +58,7 @@ static const char *errname(int e)
 	case ENETUNREACH: return "ENETUNREACH";
 	case ETIMEDOUT: return "ETIMEDOUT";
 	case EAGAIN: return "EAGAIN";
+	case ENOSPC: return "ENOSPC";
 	default: return strerror(e);
 	}
 }
@@ -64,6 +67,11 @@ static int report(long ret)
 {
 	puts(errname(ret < 0 ? errno : 0));
 	return 0;
+}
+
+int probe_report(long ret)
+{
+	return report(ret);
 }
 
 /*
@@ -633,6 +641,8 @@ int main(int argc, char **argv)
 			puts(*e);
 		return 0;
 	}
+	if (surface_probe(cmd, arg) == 0)
+		return 0;
 	fprintf(stderr, "probe: unknown subcommand '%s'\n", cmd);
 	return 64;
 }
