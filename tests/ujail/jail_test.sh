@@ -476,6 +476,12 @@ check "baseline: a -S policy allowing all does not lift it" out_is EPERM \
 check "  nor for a dynamic program (the shim's filter)" out_is ENOSYS \
 	jail -p -S "$tmp/allow.json" -- "$P/probe-glibc" io-uring
 check "  -S's own denials still apply" out_is EACCES jail -p -S "$tmp/deny.json" -- "$P/probe" mkdir /x
+# A policy learnt with ptrace stops never sees what the baseline denies
+# (clone3): its killing default must not turn the fallback into a death.
+"$U" -n probe --trace "$tmp/learnt.json" --trace-backend ptrace -p -- "$P/probe" clone3 \
+	>/dev/null 2>&1
+check "  a -S policy that does not name clone3: ENOSYS, not its killing default" \
+	out_is ENOSYS jail -p -S "$tmp/learnt.json" -- "$P/probe" clone3
 printf '{ "no_baseline": true, "command": ["%s", "unshare-user"] }\n' "$P/probe" >"$tmp/nobase.json"
 check "jail file no_baseline: true" out_is ok "$U" -p --config "$tmp/nobase.json"
 check "UJAIL_BASELINE=off (procd cannot pass options)" out_is ok \

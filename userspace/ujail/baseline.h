@@ -55,6 +55,14 @@ void jail_baseline_describe(const struct jail_baseline *b, char *buf, size_t len
 
 void jail_baseline_free(struct jail_baseline *b);
 
+/*
+ * The calls the filter answers ENOSYS (clone3, io_uring_*...), NULL-ended:
+ * a -S policy that does not name them gets the same answer instead of its
+ * default (jail_seccomp.h), so that a killing default does not turn the
+ * baseline's fallback into a death (the kernel takes the strictest action).
+ */
+extern const char *const jail_baseline_enosys[];
+
 /* How many syscalls the filter names (the documented list). */
 size_t jail_baseline_n_denied(void);
 

@@ -214,8 +214,8 @@ static int plan_jail(struct jail_plan *p)
 				  &p->accounts, err, sizeof(err)) ||
 	    (o->capabilities && jail_caps_load(o->capabilities, &p->caps, err, sizeof(err))) ||
 	    jail_baseline_plan(&p->baseline, o, true, true, err, sizeof(err)) ||
-	    jail_seccomp_prepare(&p->seccomp, o->seccomp, jail_caps_bounding(&p->caps), p->exe,
-				 exe, &p->deps, err, sizeof(err)) ||
+	    jail_seccomp_prepare(&p->seccomp, o->seccomp, jail_caps_bounding(&p->caps),
+				 p->baseline.on, p->exe, exe, &p->deps, err, sizeof(err)) ||
 	    jail_ns_plan(o, &p->ns, err, sizeof(err)) ||
 	    jail_veth_plan(o, &p->veth, err, sizeof(err)) ||
 	    jail_cgroup_plan(o, &p->cgroup, err, sizeof(err)) ||

@@ -214,7 +214,7 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 	      jail_baseline_plan(&m->p.baseline, o, false, !(m->ns_flags & CLONE_NEWNET),
 				 err, errlen) ||
 	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, jail_caps_bounding(&m->p.caps),
-				   exe_path, self, &unused, err, errlen) ||
+				   m->p.baseline.on, exe_path, self, &unused, err, errlen) ||
 	      check_shim(m, err, errlen) ||
 	      (jail_userns_wanted(o) && jail_plan_userns(&m->p, err, errlen));
 	path_set_free(&unused);
