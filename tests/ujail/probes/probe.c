@@ -151,14 +151,20 @@ static int open_by_handle(const char *path)
 		struct file_handle fh;
 		char room[sizeof(struct file_handle) + MAX_HANDLE_SZ];
 	} h = { .fh.handle_bytes = MAX_HANDLE_SZ };
-	int mount_id, fd;
+	int mount_id, fd, mount_fd;
 
 	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
 		return report(-1);
-	fd = open_by_handle_at(AT_FDCWD, &h.fh, O_RDONLY);
+	/* The handle is decoded on the mount of this descriptor: the file's own,
+	 * not the working directory's (another filesystem in the QEMU guest). */
+	mount_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (mount_fd < 0)
+		return report(-1);
+	fd = open_by_handle_at(mount_fd, &h.fh, O_RDONLY);
 	report(fd);
 	if (fd >= 0)
 		close(fd);
+	close(mount_fd);
 	return 0;
 }
 
