@@ -229,25 +229,31 @@ if [ $built = 1 ]; then
 	# Debian's stock kernels: no patch, so log_errno must be absent, and
 	# the kernel's suite with our selftest patch must still pass.
 	# The fallbacks there: notify, and errno-log with its audit record.
+	# ujail's escape suite too: the baseline on a stock kernel (Landlock
+	# scoping where its lsm= list enables Landlock, skipped otherwise).
 	vm_suite stock-6.12 "$stock612" --timeout 600 \
 		--file "$T/log_errno_absent_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" \
-		"${utrace_vm[@]}" "${jf_stock612[@]}" \
+		"${utrace_vm[@]}" "${jf_stock612[@]}" "${ujail_vm[@]}" \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
 		--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run" \
 		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
 		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run" \
 		--run "$tcg_stress_run" \
+		--run "ujail_setup: $ujail_setup" \
+		--run "ujail_jail: $ujail_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 	# Debian 12's default kernel: utrace's eBPF counter loads there too.
-	vm_suite stock-6.1 "$stock61" --timeout 300 \
+	vm_suite stock-6.1 "$stock61" --timeout 600 \
 		--file "$T/log_errno_absent_test" "${jf_stock61[@]}" \
 		"${utrace_vm[@]}" --file "$top/build/bin-static/ujail-seccomp" --file tests/lib/tap.sh \
 		--host-file /lib64/ld-linux-x86-64.so.2 --host-file /lib/x86_64-linux-gnu/libc.so.6 \
-		--host-file /lib/ld-musl-x86_64.so.1 \
+		--host-file /lib/ld-musl-x86_64.so.1 "${ujail_vm[@]}" \
 		--run 'log_errno_absent: ./log_errno_absent_test' \
 		--run "utrace: UTRACE_BACKEND=ebpf $utrace_run" \
 		--run "$tcg_stress_run" \
+		--run "ujail_setup: $ujail_setup" \
+		--run "ujail_jail: $ujail_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 fi
 

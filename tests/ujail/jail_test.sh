@@ -64,6 +64,16 @@ echo "host data" >"$tmp/ro.txt"
 mkdir "$tmp/rwdir"
 
 jail() { "$U" -n probe "$@"; }
+# A member of the running jail named $marker (start_jail).
+sj() { "$U" --join "$marker" "$@"; }
+# skip N REASON: N checks skipped.
+skip() {
+	local i=0
+	while [ $i -lt "$1" ]; do
+		i=$((i + 1)); tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP $2"
+	done
+}
 
 # Processes with $marker in their command line (the scan itself has none).
 jailed_processes() {
@@ -281,14 +291,18 @@ check "  --keep-caps keeps them" caps_are 1 "$(cap_hex Bnd -c --keep-caps)" 21 1
 mkdir -p "$tmp/mnt"
 check "caps-only root service: cannot mount" out_is EPERM jail -c -- "$P/probe" mount-tmpfs "$tmp/mnt"
 umount "$tmp/mnt" 2>/dev/null
-if [ "$(jail -c --keep-caps -- "$P/probe" open-by-handle "$tmp/ro.txt")" = ENOSYS ]; then
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n   cannot open by handle # SKIP kernel without CONFIG_FHANDLE"
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n   --keep-caps can # SKIP kernel without CONFIG_FHANDLE"
+if [ "$(jail -c --keep-caps --no-baseline -- "$P/probe" open-by-handle "$tmp/ro.txt")" = ENOSYS ]; then
+	for t in "  cannot open by handle" "  --keep-caps: the baseline still denies it" \
+		"  --keep-caps --no-baseline can"; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n $t # SKIP kernel without CONFIG_FHANDLE"
+	done
 else
 	check "  cannot open by handle" out_is EPERM jail -c -- "$P/probe" open-by-handle "$tmp/ro.txt"
-	check "  --keep-caps can" out_is ok jail -c --keep-caps -- "$P/probe" open-by-handle "$tmp/ro.txt"
+	check "  --keep-caps: the baseline still denies it" out_is EPERM \
+		jail -c --keep-caps -- "$P/probe" open-by-handle "$tmp/ro.txt"
+	check "  --keep-caps --no-baseline can" out_is ok \
+		jail -c --keep-caps --no-baseline -- "$P/probe" open-by-handle "$tmp/ro.txt"
 fi
 "$P/probe" sleep "$marker" >/dev/null 2>&1 & tracee=$!
 check "  cannot ptrace a host process" out_is EPERM jail -c -- "$P/probe" ptrace "$tracee"
@@ -328,13 +342,16 @@ chown 65534:65534 "$tmp/nobody_dir"
 chown 265534:265534 "$tmp/mapped_dir"
 echo secret >"$tmp/secret"
 chmod 600 "$tmp/secret"
-# The maps, one line with blanks squeezed: " 0 HOSTID COUNT".
+# The maps as the host sees them, one line with blanks squeezed: " 0
+# HOSTID COUNT" (inside, the baseline's nested namespace shows "0 0 COUNT").
 map_is() {
 	local want="$1" file="$2" got
 	shift 2
-	got=$("$U" "$@" -p -- "$P/probe" cat "/proc/self/$file" 2>"$tmp/err" | tr -s ' ')
+	start_jail "$@" -p -- "$P/probe" sleep
+	got=$(tr -s ' ' <"/proc/$service_pid/$file" 2>&1)
+	kill -TERM "$jail_pid"; wait "$jail_pid"
 	[ "$got" = "$want" ] && return 0
-	echo "# $file: want '$want', got '$got' ($(head -c 300 "$tmp/err"))"
+	echo "# $file: want '$want', got '$got'"
 	return 1
 }
 # host_owner_is WANT PATH: PATH's owner on the host.
@@ -431,6 +448,134 @@ if ! "$US" mode 2>/dev/null | grep -q '^log-errno'; then
 	check "-S notify mode: denial logged by the jail's PID 1" err_has "jail probe: probe-glibc[2] denied syscall mkdir"
 fi
 
+# ---- the baseline (ujail.8): in every jail, before any -S ----
+# Each call: the baseline's errno in a root jail, the caps-only shape (-c),
+# a dynamic program; the kernel's own answer with --no-baseline (and
+# --keep-caps, so the host's root answers the same).
+for t in unshare-user:EPERM clone-user:EPERM clone3:ENOSYS io-uring:ENOSYS bpf:EPERM \
+	perf-event-open:EPERM userfaultfd:EPERM keyctl:EPERM "personality 400000:EPERM"; do
+	a=${t%:*} e=${t##*:}
+	# shellcheck disable=SC2086
+	host=$("$P/probe" $a 2>&1)
+	# shellcheck disable=SC2086
+	check "baseline, root jail: $a: $e" out_is "$e" jail -p -- "$P/probe" $a
+	# shellcheck disable=SC2086
+	check "  caps-only jail (-c): $e" out_is "$e" jail -c -- "$P/probe" $a
+	# shellcheck disable=SC2086
+	check "  dynamic musl program: $e" out_is "$e" jail -p -- "$P/probe-musl" $a
+	if [ "$host" = "$e" ]; then
+		skip 2 "the host's root gets $e for $a too"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	check "  --no-baseline: the kernel's answer, $host" out_is "$host" \
+		jail -p --keep-caps --no-baseline -- "$P/probe" $a
+	# shellcheck disable=SC2086
+	check "  caps-only, --no-baseline: $host" out_is "$host" \
+		jail -c --keep-caps --no-baseline -- "$P/probe" $a
+done
+check "baseline: personality query allowed" out_is ok jail -p -- "$P/probe" personality ffffffff
+check "baseline: -f jail: unshare(CLONE_NEWUSER) EPERM" out_is EPERM jail -f -- "$P/probe" unshare-user
+check "baseline: a root service keeps no_new_privs off (set-uid works)" \
+	sh -c "'$U' -p -- '$P/probe' status | grep -q 'NoNewPrivs:.0'"
+echo '{ "defaultAction": "SCMP_ACT_ALLOW", "syscalls": [] }' >"$tmp/allow.json"
+check "baseline: a -S policy allowing all does not lift it" out_is EPERM \
+	jail -p -S "$tmp/allow.json" -- "$P/probe" unshare-user
+check "  nor for a dynamic program (the shim's filter)" out_is ENOSYS \
+	jail -p -S "$tmp/allow.json" -- "$P/probe-glibc" io-uring
+check "  -S's own denials still apply" out_is EACCES jail -p -S "$tmp/deny.json" -- "$P/probe" mkdir /x
+# A policy learnt with ptrace stops never sees what the baseline denies
+# (clone3): its killing default must not turn the fallback into a death.
+"$U" -n probe --trace "$tmp/learnt.json" --trace-backend ptrace -p -- "$P/probe" clone3 \
+	>/dev/null 2>&1
+check "  a -S policy that does not name clone3: ENOSYS, not its killing default" \
+	out_is ENOSYS jail -p -S "$tmp/learnt.json" -- "$P/probe" clone3
+printf '{ "no_baseline": true, "command": ["%s", "unshare-user"] }\n' "$P/probe" >"$tmp/nobase.json"
+check "jail file no_baseline: true" out_is ok "$U" -p --config "$tmp/nobase.json"
+check "UJAIL_BASELINE=off (procd cannot pass options)" out_is ok \
+	env UJAIL_BASELINE=off "$U" -p -- "$P/probe" unshare-user
+check "UJAIL_BASELINE=on" out_is EPERM env UJAIL_BASELINE=on "$U" -p -- "$P/probe" unshare-user
+check "UJAIL_BASELINE=bogus: 1" rc_is 1 env UJAIL_BASELINE=bogus "$U" -- "$P/probe" exit 0
+check "  message names it" err_has "UJAIL_BASELINE=bogus: must be on or off"
+check "-d 1 names the baseline" rc_is 0 "$U" -d 1 -- "$P/probe" exit 0
+check "  its filter" err_has "baseline on: seccomp filter denying"
+check "--no-baseline: -d 1 says it is off" rc_is 0 "$U" -d 1 --no-baseline -- "$P/probe" exit 0
+check "  and by what" err_has "baseline off (--no-baseline)"
+# -f: nested user namespaces refused by the kernel itself (the filter aside:
+# tried from the host, as root, in the service's namespace).
+start_jail -f -- "$P/probe" sleep
+check "-f: a user namespace below the service's: ENOSPC (max_user_namespaces)" \
+	out_is ENOSPC "$P/probe" nest-userns "$service_pid"
+kill -TERM "$jail_pid"; wait "$jail_pid"
+start_jail -f --no-baseline -- "$P/probe" sleep
+check "  --no-baseline: made" out_is ok "$P/probe" nest-userns "$service_pid"
+kill -TERM "$jail_pid"; wait "$jail_pid"
+# The service, with CAP_SYS_RESOURCE in its namespace and the host's /proc
+# (caps-only -f), raises the limit it sees: its own namespace's, not the capping one.
+r='"CAP_SYS_RESOURCE"'
+printf '{ "bounding": [%s], "effective": [%s], "permitted": [%s], "inheritable": [%s], "ambient": [%s] }\n' \
+	"$r" "$r" "$r" "$r" "$r" >"$tmp/resource.json"
+rm -f "$tmp/pid"
+"$U" -n "$marker" -P "$tmp/pid" -f -C "$tmp/resource.json" -- /bin/sh -c \
+	"echo 1000 >/proc/sys/user/max_user_namespaces && exec '$P/probe' sleep $marker" \
+	>/dev/null 2>"$tmp/err" & jail_pid=$!
+service_pid=$(wait_pidfile "$tmp/pid")
+sleep 0.2
+check "-f, CAP_SYS_RESOURCE, limit raised inside: still ENOSPC" \
+	out_is ENOSPC "$P/probe" nest-userns "$service_pid"
+kill -TERM "$jail_pid"; wait "$jail_pid"
+# Landlock (ABI 6, Linux 6.12+): abstract unix sockets and signals scoped.
+ll=$("$P/probe" landlock-abi)
+"$P/probe" abstract-listen "$marker" >"$tmp/abs.out" 2>&1 & helper_pid=$!
+for _ in $(seq 50); do grep -q listening "$tmp/abs.out" && break; sleep 0.1; done
+check "a host-side abstract socket: the host connects" out_is ok "$P/probe" abstract-connect "$marker"
+check "  --no-baseline: a jail without -N connects" out_is ok \
+	jail -p --no-baseline -- "$P/probe" abstract-connect "$marker"
+case $ll in
+[6-9] | [1-9][0-9])
+	check "Landlock ABI $ll: a jail without -N cannot connect to it" out_is EPERM \
+		jail -p -- "$P/probe" abstract-connect "$marker"
+	check "  nor a caps-only jail" out_is EPERM jail -c -- "$P/probe" abstract-connect "$marker"
+	check "  nor a dynamic program" out_is EPERM jail -p -- "$P/probe-glibc" abstract-connect "$marker"
+	check "Landlock: a caps-only jail cannot signal a host process" out_is EPERM \
+		jail -c -- "$P/probe" kill "$helper_pid"
+	check "  --no-baseline can" out_is ok jail -c --no-baseline -- "$P/probe" kill "$helper_pid"
+	check "  -d 1 names Landlock's ABI" rc_is 0 "$U" -d 1 -- "$P/probe" exit 0
+	check "  and its scopes" err_has "Landlock ABI $ll scopes abstract unix sockets and signals"
+	;;
+*)
+	skip 7 "Landlock ABI $ll: no scoping (needs ABI 6, Linux 6.12+)"
+	check "no Landlock scoping: -d 1 says so" rc_is 0 "$U" -d 1 -- "$P/probe" exit 0
+	check "  and why" err_has "Landlock scoping not available"
+	;;
+esac
+# Members (--join) get the baseline too; a member signals the service.
+start_jail -p -r "$P/probe" -- "$P/probe" sleep
+check "--join member: unshare(CLONE_NEWUSER) EPERM" out_is EPERM sj -- "$P/probe" unshare-user
+check "  io_uring ENOSYS" out_is ENOSYS sj -- "$P/probe" io-uring
+check "  --no-baseline: allowed" out_is "$("$P/probe" io-uring)" sj --no-baseline -- "$P/probe" io-uring
+check "  it may signal the service (no signal scope)" out_is ok sj -- "$P/probe" kill 2
+case $ll in
+[6-9] | [1-9][0-9])
+	check "  a member of a jail without -N cannot reach the host's abstract socket" \
+		out_is EPERM sj -- "$P/probe" abstract-connect "$marker" ;;
+*)	skip 1 "Landlock ABI $ll: no scoping" ;;
+esac
+kill -TERM "$jail_pid"; wait "$jail_pid"
+start_jail -p -f -r "$P/probe" -- "$P/probe" sleep
+sj -f -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & member_pid=$!
+sleep 0.3
+member_service=
+for f in /proc/[0-9]*/cmdline; do
+	case $(tr '\0' ' ' 2>/dev/null <"$f") in
+	"$P/probe sleep $marker"*) d=${f%/cmdline}; [ "${d#/proc/}" != "$service_pid" ] && member_service=${d#/proc/} ;;
+	esac
+done
+check "--join -f member: nested user namespaces ENOSPC" \
+	out_is ENOSPC "$P/probe" nest-userns "${member_service:-none}"
+kill -TERM "$member_pid" "$jail_pid"; wait "$member_pid"; wait "$jail_pid"
+kill "$helper_pid"; wait "$helper_pid" 2>/dev/null; helper_pid=
+
 # ---- procd's command line ----
 sleep 100 & helper_pid=$!
 # procd's options; -l and -u where /dev/log and ubus's socket exist (-D
@@ -497,7 +642,6 @@ kill -KILL "$ns_init"; wait "$helper_pid" 2>/dev/null; helper_pid=
 # ---- shared jails: ujail --join NAME ----
 # Records of named jails are in $tmp/run (UJAIL_RUNDIR, set at the top), but
 # for one look at the default.
-sj() { "$U" --join "$marker" "$@"; }
 # The service is dynamic (its libraries staged, no shim: no -S); members are
 # the static probe, staged with -r.
 start_jail -p -h sharedhost -N -r "$tmp/ro.txt" -r "$P/probe" -- "$P/probe-glibc" sleep
@@ -599,13 +743,6 @@ if [ -n "$cg_mount" ] && mkdir "$cg_mount/$marker" 2>/dev/null; then
 fi
 cg_offered=$( [ -n "$cg_mount" ] && cat "$cg_mount/cgroup.controllers")
 # skip N REASON: N results skipped.
-skip() {
-	local i=0
-	while [ $i -lt "$1" ]; do
-		i=$((i + 1)); tap_n=$((tap_n + 1))
-		echo "ok $tap_n # SKIP $2"
-	done
-}
 # Cgroups left in $cg_parent (each jail's is a directory there).
 cg_left() {
 	local d n=0
@@ -767,10 +904,13 @@ check "failed jails started nothing" test ! -e "$tmp/rwdir/ran"
 check "failed jails left nothing" nothing_left
 
 # ---- --veth: a veth pair to the host, on the test's own names and addresses ----
-# The probe does the traffic and the look-ups (busybox in the guest has no
-# iproute2): "ifindex NAME" is ok while the host has NAME, ENODEV after.
 vh=ujt$$
 vj=vj$$
+# A kernel without veth (Debian's cloud kernels have it as a module the
+# guest does not load): the section is skipped, with the reason.
+veth_tests() {
+# The probe does the traffic and the look-ups (busybox in the guest has no
+# iproute2): "ifindex NAME" is ok while the host has NAME, ENODEV after.
 net4="--host-addr 10.213.7.1/30 --jail-addr 10.213.7.2/30"
 host_has() { out_is "$2" "$P/probe" ifindex "$1"; }
 # host_up NAME WANT: wait (5 s at most) for the host's end NAME, up; its
@@ -863,6 +1003,13 @@ check "  message names it" err_has "--gateway 10.213.7.3: the default route:"
 check "  and the pair is gone" host_has "$vh" ENODEV
 check "failed --veth jails started nothing" test ! -e "$tmp/rwdir/ran"
 check "failed --veth jails left nothing" nothing_left
+}
+if "$U" --veth "$vh" -- "$P/probe" exit 0 >/dev/null 2>"$tmp/err" ||
+	! grep -q "create the pair: Operation not supported" "$tmp/err"; then
+	veth_tests
+else
+	skip 37 "the kernel has no veth (CONFIG_VETH, or its module not loaded)"
+fi
 
 # ---- 200 jails started and killed: nothing left behind ----
 mounts_before=$(wc -l </proc/self/mountinfo)

@@ -37,17 +37,21 @@ UJT_PROBES := $(UJT_PROBE_OUT)/probe $(UJT_PROBE_OUT)/probe-glibc \
 # What tests/ujail/jail_test.sh needs.
 ujail-jail-tests: ujail $(UJT_PROBES)
 
-$(UJT_PROBE_OUT)/probe: $(UJT_PROBE_SRC)/probe.c
-	@mkdir -p $(@D)
-	$(CC) $(UJT_PROBE_CFLAGS) -static -o $@ $<
+# surface.c: the kernel surface ujail's baseline closes.
+UJT_PROBE_C := $(UJT_PROBE_SRC)/probe.c $(UJT_PROBE_SRC)/surface.c
+UJT_PROBE_DEPS := $(UJT_PROBE_C) $(UJT_PROBE_SRC)/surface.h
 
-$(UJT_PROBE_OUT)/probe-glibc: $(UJT_PROBE_SRC)/probe.c
+$(UJT_PROBE_OUT)/probe: $(UJT_PROBE_DEPS)
 	@mkdir -p $(@D)
-	gcc $(UJT_PROBE_CFLAGS) -o $@ $<
+	$(CC) $(UJT_PROBE_CFLAGS) -static -o $@ $(UJT_PROBE_C)
 
-$(UJT_PROBE_OUT)/probe-musl: $(UJT_PROBE_SRC)/probe.c
+$(UJT_PROBE_OUT)/probe-glibc: $(UJT_PROBE_DEPS)
 	@mkdir -p $(@D)
-	musl-gcc $(UJT_PROBE_CFLAGS) -o $@ $<
+	gcc $(UJT_PROBE_CFLAGS) -o $@ $(UJT_PROBE_C)
+
+$(UJT_PROBE_OUT)/probe-musl: $(UJT_PROBE_DEPS)
+	@mkdir -p $(@D)
+	musl-gcc $(UJT_PROBE_CFLAGS) -o $@ $(UJT_PROBE_C)
 
 $(UJT_PROBE_OUT)/pty_run: $(UJT_PROBE_SRC)/pty_run.c
 	@mkdir -p $(@D)

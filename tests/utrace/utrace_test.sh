@@ -358,9 +358,10 @@ httpd_once() {	# httpd_once MODE(--trace FILE | -S FILE)
 
 # trace_backend_used WORD SECCOMP: under ujail --trace --trace-backend WORD
 # (UTRACE_BACKEND set to nonsense, which the option overrides) the service
-# sees seccomp mode SECCOMP in /proc/self/status.
+# sees seccomp mode SECCOMP in /proc/self/status (--no-baseline: no filter
+# but the tracer's).
 trace_backend_used() {
-	got=$(UTRACE_BACKEND=bogus "$J" --trace "$tmp/tb.json" --trace-backend "$1" -p -n tb -- \
+	got=$(UTRACE_BACKEND=bogus "$J" --trace "$tmp/tb.json" --trace-backend "$1" -p -n tb --no-baseline -- \
 		"$BB" grep Seccomp: /proc/self/status 2>"$tmp/tb.err" | awk '{ print $2 }')
 	expect "Seccomp with --trace-backend $1" "$got" "$2" || { sed 's/^/# /' "$tmp/tb.err"; return 1; }
 }

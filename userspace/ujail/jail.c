@@ -189,7 +189,8 @@ int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 		return ujs_fail(err, errlen, "-G/-U: gid %u is not mapped in the user namespace "
 				"(jail gids 0..%u: --gid-map %u:%u)", (unsigned)c->gid,
 				gid.count - 1, gid.host, gid.count);
-	p->userns_fd = jail_userns_create(uid, gid, err, errlen);
+	/* The baseline's limit: the service in a namespace nested below the capped one. */
+	p->userns_fd = jail_userns_create(uid, gid, p->baseline.on, err, errlen);
 	return p->userns_fd < 0 ? -1 : 0;
 }
 
@@ -212,8 +213,9 @@ static int plan_jail(struct jail_plan *p)
 	    jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &p->creds,
 				  &p->accounts, err, sizeof(err)) ||
 	    (o->capabilities && jail_caps_load(o->capabilities, &p->caps, err, sizeof(err))) ||
-	    jail_seccomp_prepare(&p->seccomp, o->seccomp, jail_caps_bounding(&p->caps), p->exe,
-				 exe, &p->deps, err, sizeof(err)) ||
+	    jail_baseline_plan(&p->baseline, o, true, true, err, sizeof(err)) ||
+	    jail_seccomp_prepare(&p->seccomp, o->seccomp, jail_caps_bounding(&p->caps),
+				 p->baseline.on, p->exe, exe, &p->deps, err, sizeof(err)) ||
 	    jail_ns_plan(o, &p->ns, err, sizeof(err)) ||
 	    jail_veth_plan(o, &p->veth, err, sizeof(err)) ||
 	    jail_cgroup_plan(o, &p->cgroup, err, sizeof(err)) ||
@@ -234,6 +236,10 @@ static int plan_jail(struct jail_plan *p)
 	if (o->debug)
 		jail_msg(p, "root staged through %s (--fs=%s)", p->fs_ops->name,
 			 jail_fs_wanted(o) ? jail_fs_wanted(o) : "auto");
+	if (o->debug) {
+		jail_baseline_describe(&p->baseline, err, sizeof(err));
+		jail_msg(p, "%s", err);
+	}
 	if (o->debug && o->udebug && access(JAIL_UDEBUG_SOCKET, F_OK) < 0)
 		jail_msg(p, "-D: no udebug socket on the host (%s): not staged",
 			 JAIL_UDEBUG_SOCKET);
@@ -267,6 +273,7 @@ static void plan_free(struct jail_plan *p)
 	path_set_free(&p->deps);
 	free(p->paths);
 	jail_seccomp_free(&p->seccomp);
+	jail_baseline_free(&p->baseline);
 	jail_ns_close(&p->ns);
 	jail_veth_close(&p->veth);
 	jail_cgroup_close(&p->cgroup);

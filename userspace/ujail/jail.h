@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #include "accounts.h"
+#include "baseline.h"
 #include "cgroup.h"
 #include "creds.h"
 #include "jail_seccomp.h"
@@ -53,6 +54,7 @@ struct jail_plan {
 	struct jail_accounts accounts;	/* the jail's /etc/passwd and group */
 	struct jail_caps caps;
 	struct jail_seccomp seccomp;
+	struct jail_baseline baseline;	/* before -S, in every jail */
 	struct jail_ns ns;
 	struct jail_veth veth;		/* --veth; host_ifindex set by the stub */
 	int status_sock[2];		/* [1]: the service says it starts;

@@ -8,20 +8,64 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "errmsg.h"
 #include "jail_seccomp.h"
 #include "load.h"
 #include "policy.h"
 #include "program.h"
 
+static bool policy_names(const struct ujs_policy *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (!strcmp(p->rules[i].name, name))
+			return true;
+	return false;
+}
+
+/* The baseline's ENOSYS calls the policy does not name: ENOSYS, not its default. */
+static int add_baseline_fallbacks(struct ujs_policy *p)
+{
+	struct ujs_action enosys = { UJS_ACT_ERRNO, 0 };
+	int num = ujs_errno_by_name(ujs_arch_native(), "ENOSYS");
+	size_t n = 0;
+	struct ujs_rule *rules;
+
+	while (jail_baseline_enosys[n])
+		n++;
+	rules = realloc(p->rules, (p->n_rules + n) * sizeof(*rules));
+	if (!rules)
+		return -1;
+	p->rules = rules;
+	enosys.data = (uint16_t)(num > 0 ? num : ENOSYS);
+	for (size_t i = 0; i < n; i++) {
+		struct ujs_rule *r = &p->rules[p->n_rules];
+
+		if (policy_names(p, jail_baseline_enosys[i]) ||
+		    ujs_syscall_nr(ujs_arch_native(), jail_baseline_enosys[i]) < 0)
+			continue;
+		*r = (struct ujs_rule){ .name = strdup(jail_baseline_enosys[i]), .action = enosys,
+					.where = strdup("ujail's baseline") };
+		if (!r->name || !r->where) {
+			free(r->name);
+			free(r->where);
+			return -1;
+		}
+		p->n_rules++;
+	}
+	return 0;
+}
+
 static int compile_policy(struct jail_seccomp *sc, const char *path, uint64_t caps,
-			  char *err, size_t errlen)
+			  bool baseline, char *err, size_t errlen)
 {
 	struct ujs_parse_opts opts = { .warn = stderr, .caps = &caps };
 	char why[512];
 
 	if (ujs_policy_load(path, &opts, &sc->policy, why, sizeof(why)))
 		return ujs_fail(err, errlen, "seccomp policy %s", why);
+	if (baseline && add_baseline_fallbacks(sc->policy))
+		return ujs_fail(err, errlen, "seccomp policy %s: out of memory", path);
 	/* The compiler's messages name the file already. */
 	if (ujs_compile(sc->policy, NULL, &sc->compiled, why, sizeof(why)))
 		return ujs_fail(err, errlen, "seccomp policy %s", why);
@@ -42,7 +86,7 @@ static int stage_shim(struct jail_seccomp *sc, struct path_set *deps, char *err,
 }
 
 int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path, uint64_t caps,
-			 const char *exe, const char *self_exe,
+			 bool baseline, const char *exe, const char *self_exe,
 			 struct path_set *deps, char *err, size_t errlen)
 {
 	enum ujs_link link;
@@ -54,7 +98,7 @@ int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path, uint6
 		return 0;
 	sc->enabled = true;
 	sc->mode = ujs_mode_detect(1);
-	if (compile_policy(sc, policy_path, caps, err, errlen))
+	if (compile_policy(sc, policy_path, caps, baseline, err, errlen))
 		return -1;
 	/* Its own descriptor: the shim's read() moves the offset of the other. */
 	if (sc->mode == UJS_MODE_NOTIFY) {

@@ -40,10 +40,12 @@ struct jail_seccomp {
  * Compile @policy_path for @exe (resolved command), its "includes" and
  * "excludes" caps tested against @caps (the jail's bounding set); for a dynamic @exe
  * find the shim (next to @self_exe: ../lib/[musl/]libpreload-seccomp.so,
- * or $UJAIL_PRELOAD) and add it to @deps. 0, or -1 with @err.
+ * or $UJAIL_PRELOAD) and add it to @deps. With the @baseline, the calls
+ * it answers ENOSYS that the policy does not name get ENOSYS too, not the
+ * policy's default (baseline.h). 0, or -1 with @err.
  */
 int jail_seccomp_prepare(struct jail_seccomp *sc, const char *policy_path, uint64_t caps,
-			 const char *exe, const char *self_exe,
+			 bool baseline, const char *exe, const char *self_exe,
 			 struct path_set *deps, char *err, size_t errlen);
 
 /* The fd the service must keep open (-1: none). */

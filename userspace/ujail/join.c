@@ -208,8 +208,13 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 	ret = jail_accounts_resolve(&jail_host_accounts, o->user, o->group, &m->p.creds,
 				    &m->p.accounts, err, errlen) ||
 	      (o->capabilities && jail_caps_load(o->capabilities, &m->p.caps, err, errlen)) ||
+	      /* No signal scope: a member may signal the service (kill -HUP); the
+	       * jail's pid namespace confines it. Abstract sockets: where it
+	       * would otherwise share the host's. */
+	      jail_baseline_plan(&m->p.baseline, o, false, !(m->ns_flags & CLONE_NEWNET),
+				 err, errlen) ||
 	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, jail_caps_bounding(&m->p.caps),
-				   exe_path, self, &unused, err, errlen) ||
+				   m->p.baseline.on, exe_path, self, &unused, err, errlen) ||
 	      check_shim(m, err, errlen) ||
 	      (jail_userns_wanted(o) && jail_plan_userns(&m->p, err, errlen));
 	path_set_free(&unused);
@@ -239,6 +244,10 @@ static int plan_member(struct member *m)
 	if (m->p.keeper_fd < 0 || plan_service(m, self, err, sizeof(err)) ||
 	    open_cgroup(m, err, sizeof(err)))
 		goto fail;
+	if (m->p.o->debug) {
+		jail_baseline_describe(&m->p.baseline, err, sizeof(err));
+		jail_msg(&m->p, "%s", err);
+	}
 	if (jail_plan_env(&m->p)) {
 		ujs_fail(err, sizeof(err), "environment: out of memory");
 		goto fail;
@@ -351,6 +360,7 @@ static void member_free(struct member *m)
 		free(m->p.envp[i]);
 	free(m->p.envp);
 	jail_seccomp_free(&m->p.seccomp);
+	jail_baseline_free(&m->p.baseline);
 }
 
 int jail_join_run(const struct jail_opts *o)

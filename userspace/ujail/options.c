@@ -107,6 +107,7 @@ static const struct opt_spec specs[] = {
 	STRING('U', "user", "user", user, check_not_empty),
 	STRING('G', "group", "group", group, check_not_empty),
 	FLAG('c', "no-new-privs", "no_new_privs", no_new_privs),
+	FLAG(0, "no-baseline", "no_baseline", no_baseline),
 	FLAG('p', "proc", "proc", proc),
 	FLAG('s', "sys", "sys", sys),
 	FLAG('u', "ubus", "ubus", ubus),

@@ -38,6 +38,8 @@ struct jail_opts {
 	char *group;		/* -G, --group */
 	char *pidfile;		/* -P, --pidfile */
 	bool no_new_privs;	/* -c, --no-new-privs */
+	bool no_baseline;	/* --no-baseline: no baseline filter, userns limit,
+				 * Landlock scoping (baseline.h) */
 	bool proc;		/* -p, --proc */
 	bool sys;		/* -s, --sys */
 	bool ubus;		/* -u, --ubus */

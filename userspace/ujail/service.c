@@ -3,7 +3,10 @@
  * The service, PID 2 of the jail, from fork() to execve(): see init.h.
  * Order matters: the steps that need privileges (new session, descriptors,
  * credentials) come before those that take them away, and seccomp comes
- * last so that the policy need not allow our own set-up.
+ * last so that the policy need not allow our own set-up. The baseline
+ * (baseline.h) is the exception: installed while we still hold
+ * CAP_SYS_ADMIN, so that it needs no no_new_privs; it denies nothing
+ * the set-up does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,6 +97,9 @@ void jail_service_exec(struct jail_plan *p)
 	/* Last of the host's privileges: after it, capabilities are the namespace's. */
 	if (p->userns_fd >= 0 && jail_userns_enter(p->userns_fd, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "user namespace", err);
+	/* While we hold CAP_SYS_ADMIN (no no_new_privs needed), before -S's filter. */
+	if (jail_baseline_apply(&p->baseline, err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "baseline", err);
 	if (jail_seccomp_env(&p->seccomp, p->envp, &n_env, err, sizeof(err)) ||
 	    jail_privileges_apply(&p->creds, &p->caps, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "privileges", err);

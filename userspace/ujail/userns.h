@@ -11,6 +11,13 @@
  * The namespace is made by the outer ujail before the jail (a short-lived
  * child unshares it and the outer, root on the host, writes its maps);
  * the service joins it through a file descriptor.
+ *
+ * With the baseline (baseline.h) the service's namespace is a second one,
+ * nested in the mapped one with identity maps, as bubblewrap's
+ * --disable-userns makes it: the outer one's max_user_namespaces is 1,
+ * used by the service's, so the kernel refuses any user namespace made
+ * below it (ENOSPC). The service cannot lift that limit: it is the outer
+ * namespace's, where it has no capability.
  */
 #ifndef UJAIL_USERNS_H
 #define UJAIL_USERNS_H
@@ -41,10 +48,12 @@ struct jail_idmap jail_idmap_parse(const char *text);
 bool jail_userns_wanted(const struct jail_opts *o);
 
 /*
- * Outer ujail: a new user namespace with these maps; returns an O_CLOEXEC
- * descriptor of it, or -1 with @err.
+ * Outer ujail: a new user namespace with these maps (@limit: and the one
+ * nested in it, see above); returns an O_CLOEXEC descriptor of it, or -1
+ * with @err.
  */
-int jail_userns_create(struct jail_idmap uid, struct jail_idmap gid, char *err, size_t errlen);
+int jail_userns_create(struct jail_idmap uid, struct jail_idmap gid, bool limit,
+		       char *err, size_t errlen);
 
 /* The service, before its credentials are set: join @fd and close it. */
 int jail_userns_enter(int fd, char *err, size_t errlen);

@@ -34,6 +34,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "surface.h"
+
 static const char *errname(int e)
 {
 	switch (e) {
@@ -56,6 +58,7 @@ static const char *errname(int e)
 	case ENETUNREACH: return "ENETUNREACH";
 	case ETIMEDOUT: return "ETIMEDOUT";
 	case EAGAIN: return "EAGAIN";
+	case ENOSPC: return "ENOSPC";
 	default: return strerror(e);
 	}
 }
@@ -64,6 +67,11 @@ static int report(long ret)
 {
 	puts(errname(ret < 0 ? errno : 0));
 	return 0;
+}
+
+int probe_report(long ret)
+{
+	return report(ret);
 }
 
 /*
@@ -143,14 +151,20 @@ static int open_by_handle(const char *path)
 		struct file_handle fh;
 		char room[sizeof(struct file_handle) + MAX_HANDLE_SZ];
 	} h = { .fh.handle_bytes = MAX_HANDLE_SZ };
-	int mount_id, fd;
+	int mount_id, fd, mount_fd;
 
 	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
 		return report(-1);
-	fd = open_by_handle_at(AT_FDCWD, &h.fh, O_RDONLY);
+	/* The handle is decoded on the mount of this descriptor: the file's own,
+	 * not the working directory's (another filesystem in the QEMU guest). */
+	mount_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (mount_fd < 0)
+		return report(-1);
+	fd = open_by_handle_at(mount_fd, &h.fh, O_RDONLY);
 	report(fd);
 	if (fd >= 0)
 		close(fd);
+	close(mount_fd);
 	return 0;
 }
 
@@ -633,6 +647,8 @@ int main(int argc, char **argv)
 			puts(*e);
 		return 0;
 	}
+	if (surface_probe(cmd, arg) == 0)
+		return 0;
 	fprintf(stderr, "probe: unknown subcommand '%s'\n", cmd);
 	return 64;
 }
