@@ -56,6 +56,8 @@ build_step userspace make -s userspace unit-tests seccomp-progs seccomp-compare 
 build_step ujail make -s ujail ujail-lib ujail-unit-tests ujail-root-tests ujail-jail-tests ujail-vm || usr=0
 build_step utrace make -s utrace-tests runner-progs || usr=0
 build_step clang make -s clang-check ujail-clang-check utrace-clang-check
+fz=1
+build_step fuzz make -s fuzz-build || fz=0
 # make install's own builds (the dynamic ujail, the shims of a layout).
 build_step install make -s install-build || usr=0
 jf=1
@@ -67,6 +69,10 @@ host_suite checkpatch tests/build/checkpatch_test.sh
 host_suite jailfs-dkms tests/build/jailfs_dkms_test.sh
 host_suite kernel-series tests/build/kernel_series_test.sh
 host_suite vm-runner tests/runner/vm_runner_test.sh
+# Each fuzz target for a bounded time (make fuzz runs them longer); a
+# crash's reproducer is kept in build/results/fuzz.
+[ $fz = 1 ] && host_suite fuzz tests/fuzz/run.sh --seconds "${UJAIL_FUZZ_SECONDS:-45}" \
+	--out "$results/fuzz"
 
 if [ $usr = 1 ]; then
 	for t in "$T"/unit/*_test; do

@@ -4,12 +4,15 @@
 set -eu
 
 # Debian package -> a file (or command) that tells whether it is present.
+# libclang-rt-14-dev: clang's libFuzzer and sanitizer runtimes, which the
+# fuzz targets link (only recommended by clang-14, and recommends are off).
 PKGS="
 linux-source-6.12
 qemu-system-x86
 busybox-static
 gcc
 clang
+libclang-rt-14-dev
 make
 bc
 bison

@@ -18,15 +18,9 @@
 #include <linux/path.h>
 
 #include "compat.h"
+#include "opts.h"
 
 #define JAILFS_MAGIC 0x6a61696c		/* "jail" */
-
-/* What a mount parameter asks for. */
-enum jailfs_kind {
-	JAILFS_RO,	/* a host object, read-only */
-	JAILFS_RW,	/* a host object, read-write */
-	JAILFS_DIR,	/* an empty synthesized directory */
-};
 
 /* One parsed mount parameter, until the tree is built from them. */
 struct jailfs_spec {

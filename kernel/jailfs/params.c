@@ -14,12 +14,6 @@
 
 #include "jailfs.h"
 
-static const char *const jailfs_key_names[] = {
-	[JAILFS_RO] = "ro_path",
-	[JAILFS_RW] = "rw_path",
-	[JAILFS_DIR] = "dir",
-};
-
 /*
  * Lower filesystems whose objects are not plain files: stacking over them
  * passes through state the kernel computes per open or per task.
@@ -55,72 +49,6 @@ bool jailfs_dentry_weird(const struct dentry *dentry)
 {
 	return dentry->d_flags & (DCACHE_NEED_AUTOMOUNT | DCACHE_MANAGE_TRANSIT |
 				  DCACHE_OP_HASH | DCACHE_OP_COMPARE);
-}
-
-/*
- * Split VALUE at its first unescaped ':' into SRC and DST, undoing the
- * "\:" and "\\" escapes. Both land in BUF (SRC, NUL, DST, NUL); *dst is
- * NULL without a ':'.
- */
-static int jailfs_split(struct fs_context *fc, const char *key,
-			const char *value, char *buf, char **dst)
-{
-	const char *p;
-	char *out = buf;
-
-	*dst = NULL;
-	for (p = value; *p; p++) {
-		if (*p == '\\') {
-			if (p[1] != ':' && p[1] != '\\')
-				return invalf(fc, "jailfs: %s=%s: bad escape (only \\: and \\\\)",
-					      key, value);
-			*out++ = *++p;
-		} else if (*p == ':' && !*dst) {
-			*out++ = '\0';
-			*dst = out;
-		} else {
-			*out++ = *p;
-		}
-	}
-	*out = '\0';
-	return 0;
-}
-
-/*
- * Normalise PATH in place: drop repeated and trailing '/'. Refuses relative
- * paths and "." or ".." components, so a DST cannot climb out of the root.
- */
-static int jailfs_normalise(struct fs_context *fc, const char *key,
-			    const char *value, const char *what, char *path)
-{
-	char *in = path, *out = path, *comp;
-
-	if (*path != '/')
-		return invalf(fc, "jailfs: %s=%s: the %s is not an absolute path",
-			      key, value, what);
-	while (*in) {
-		while (*in == '/')
-			in++;
-		if (!*in)
-			break;
-		comp = in;
-		while (*in && *in != '/')
-			in++;
-		if ((in - comp == 1 && comp[0] == '.') ||
-		    (in - comp == 2 && comp[0] == '.' && comp[1] == '.'))
-			return invalf(fc, "jailfs: %s=%s: the %s has a '.' or '..' component",
-				      key, value, what);
-		if (in - comp > NAME_MAX)
-			return invalf(fc, "jailfs: %s=%s: the %s has a name longer than %d bytes",
-				      key, value, what, NAME_MAX);
-		*out++ = '/';
-		memmove(out, comp, in - comp);
-		out += in - comp;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-	return 0;
 }
 
 /*
@@ -168,10 +96,11 @@ static int jailfs_add_spec(struct fs_context *fc, enum jailfs_kind kind,
 			   const char *value)
 {
 	struct jailfs_fs_context *ctx = fc->fs_private;
-	const char *key = jailfs_key_names[kind];
+	const char *key = jailfs_key_name(kind);
 	struct jailfs_spec *spec;
-	char *buf, *dst;
+	struct jailfs_value v;
 	size_t len;
+	char *buf;
 	int err;
 
 	if (fc->purpose == FS_CONTEXT_FOR_RECONFIGURE)
@@ -185,26 +114,15 @@ static int jailfs_add_spec(struct fs_context *fc, enum jailfs_kind kind,
 	buf = kmalloc(len + 2, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	err = jailfs_split(fc, key, value, buf, &dst);
+	err = jailfs_parse_value(kind, value, buf, &v);
+	if (err && v.what)
+		err = invalf(fc, "jailfs: %s=%s: the %s %s", key, value, v.what, v.why);
+	else if (err)
+		err = invalf(fc, "jailfs: %s=%s: %s", key, value, v.why);
 	if (err)
 		goto out;
-	if (kind == JAILFS_DIR) {
-		if (dst) {
-			err = invalf(fc, "jailfs: dir=%s: takes one path (':' is \\:)",
-				     value);
-			goto out;
-		}
-		dst = buf;
-	}
-	err = jailfs_normalise(fc, key, value, kind == JAILFS_DIR ? "path" : "source", buf);
-	if (!err && dst && dst != buf)
-		err = jailfs_normalise(fc, key, value, "destination", dst);
-	if (err)
-		goto out;
-	if (!dst)
-		dst = buf;
 
-	len = strlen(dst);
+	len = strlen(v.dst);
 	spec = kzalloc(struct_size(spec, dst, len + 1), GFP_KERNEL);
 	if (!spec) {
 		err = -ENOMEM;
@@ -212,9 +130,9 @@ static int jailfs_add_spec(struct fs_context *fc, enum jailfs_kind kind,
 	}
 	spec->kind = kind;
 	spec->dst_len = len;
-	memcpy(spec->dst, dst, len + 1);
+	memcpy(spec->dst, v.dst, len + 1);
 	if (kind != JAILFS_DIR) {
-		err = jailfs_resolve(fc, key, buf, &spec->src);
+		err = jailfs_resolve(fc, key, v.src, &spec->src);
 		if (err) {
 			kfree(spec);
 			goto out;
@@ -225,16 +143,6 @@ static int jailfs_add_spec(struct fs_context *fc, enum jailfs_kind kind,
 out:
 	kfree(buf);
 	return err;
-}
-
-static int jailfs_key_kind(const char *key)
-{
-	int kind;
-
-	for (kind = 0; kind < ARRAY_SIZE(jailfs_key_names); kind++)
-		if (!strcmp(key, jailfs_key_names[kind]))
-			return kind;
-	return -1;
 }
 
 static int jailfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
@@ -276,18 +184,11 @@ static int jailfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 static int jailfs_parse_monolithic(struct fs_context *fc, void *data)
 {
 	char *options = data, *key, *value;
-	int err;
+	int kind, err;
 
-	while (options && (key = strsep(&options, ",")) != NULL) {
-		if (!*key)
-			continue;
-		value = strchr(key, '=');
-		if (value)
-			*value++ = '\0';
-		if (value && !strcmp(key, "ro"))
-			err = jailfs_add_spec(fc, JAILFS_RO, value);
-		else if (value && !strcmp(key, "rw"))
-			err = jailfs_add_spec(fc, JAILFS_RW, value);
+	while ((key = jailfs_next_option(&options, &value, &kind)) != NULL) {
+		if (kind >= 0)
+			err = jailfs_add_spec(fc, kind, value);
 		else
 			err = vfs_parse_fs_string(fc, key, value,
 						  value ? strlen(value) : 0);

@@ -88,10 +88,17 @@ $(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
 	@mkdir -p $(@D)
 	musl-gcc $(USR_CFLAGS) $(PRELOAD_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
 
-$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS) \
-		$(wildcard $(TOP)/tests/unit/*.h)
+# What the tests share that is not a header: the reference evaluator.
+UNIT_SHARED_ASAN := $(UB)/asan-test/reference.o
+
+$(UB)/asan-test/%.o: $(TOP)/tests/unit/%.c $(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< \
+	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -c -o $@ $<
+
+$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(UNIT_SHARED_ASAN) \
+		$(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< $(UNIT_SHARED_ASAN) \
 		$(UB)/libujail-seccomp-asan.a -ljson-c
 
 # Our filters against libseccomp's (libseccomp-dev: this test only).

@@ -1,0 +1,88 @@
+# Fuzz targets: clang's libFuzzer with ASan + UBSan; included by the top
+# Makefile after the userspace build files (it reuses their source lists).
+#
+#   build/fuzz/policy_fuzz       ujs_policy_parse()
+#   build/fuzz/compile_fuzz      ujs_compile() against the reference evaluator
+#   build/fuzz/jail_opts_fuzz    ujail's command line and jail file
+#   build/fuzz/jailfs_opts_fuzz  jailfs' mount options (kernel/jailfs/opts.c)
+#
+#   make fuzz-build   the targets
+#   make fuzz         each for FUZZ_SECONDS (600); FUZZ_TARGETS picks some
+#
+# The code under test is built again with clang and the fuzzer's coverage
+# (-fsanitize=fuzzer-no-link); only the targets link libFuzzer's main.
+
+FZ := $(B)/fuzz
+FZ_SRC := $(TOP)/tests/fuzz
+FUZZ_CC := clang
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= policy compile jail_opts jailfs_opts
+FZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE $(FZ_SAN) \
+	-fsanitize=fuzzer-no-link
+FZ_SECCOMP_CFLAGS := $(FZ_CFLAGS) -I$(US) -I$(GEN)
+FZ_UJAIL_CFLAGS := $(FZ_CFLAGS) -I$(UJ_SRC) -I$(US) -I$(GEN) -I$(UT_SRC) -isystem /usr/include/libnl3
+FZ_LINK := $(FUZZ_CC) -std=gnu11 -O1 -g $(FZ_SAN) -fsanitize=fuzzer
+FZ_BINS := $(foreach t,policy compile jail_opts jailfs_opts,$(FZ)/$(t)_fuzz)
+
+FZ_SECCOMP_OBJ := $(patsubst %.c,$(FZ)/seccomp/%.o,$(notdir $(SECCOMP_LIB_SRC)))
+FZ_UJAIL_OBJ := $(patsubst $(UJ_SRC)/%.c,$(FZ)/ujail/%.o,$(UJ_LIB_SRC))
+FZ_UTRACE_OBJ := $(patsubst $(UT_SRC)/%.c,$(FZ)/utrace/%.o,$(UT_LIB_SRC))
+
+.PHONY: fuzz fuzz-build
+
+fuzz-build: $(FZ_BINS)
+
+fuzz: fuzz-build
+	@tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) --out $(B)/results/fuzz $(FUZZ_TARGETS)
+
+$(FZ)/seccomp/%.o: %.c $(USR_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -c -o $@ $<
+
+$(FZ)/ujail/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) -c -o $@ $<
+
+$(FZ)/utrace/%.o: $(UT_SRC)/%.c $(UT_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -I$(UT_SRC) -c -o $@ $<
+
+$(FZ)/reference.o: $(TOP)/tests/unit/reference.c $(USR_HDRS) $(TOP)/tests/unit/reference.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -I$(TOP)/tests/unit -c -o $@ $<
+
+# The module's option text, as the module compiles it (opts.h: no kernel
+# headers but uapi ones).
+$(FZ)/jailfs/opts.o: $(TOP)/kernel/jailfs/opts.c $(TOP)/kernel/jailfs/opts.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_CFLAGS) -c -o $@ $<
+
+$(FZ)/libseccomp.a: $(FZ_SECCOMP_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FZ)/libujail.a: $(FZ_UJAIL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FZ)/libutrace.a: $(FZ_UTRACE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FZ)/%_fuzz.o: $(FZ_SRC)/%_fuzz.c $(FZ_SRC)/fuzz.h $(USR_HDRS) $(UJ_HDRS) \
+		$(TOP)/tests/unit/reference.h $(TOP)/kernel/jailfs/opts.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) -I$(TOP)/tests/unit -I$(TOP)/kernel/jailfs -c -o $@ $<
+
+$(FZ)/policy_fuzz: $(FZ)/policy_fuzz.o $(FZ)/libseccomp.a
+	$(FZ_LINK) -o $@ $^ -ljson-c
+
+$(FZ)/compile_fuzz: $(FZ)/compile_fuzz.o $(FZ)/reference.o $(FZ)/libseccomp.a
+	$(FZ_LINK) -o $@ $^ -ljson-c
+
+$(FZ)/jail_opts_fuzz: $(FZ)/jail_opts_fuzz.o $(FZ)/libujail.a $(FZ)/libutrace.a $(FZ)/libseccomp.a
+	$(FZ_LINK) -o $@ $^ $(UJ_LDLIBS) -lcap
+
+$(FZ)/jailfs_opts_fuzz: $(FZ)/jailfs_opts_fuzz.o $(FZ)/jailfs/opts.o
+	$(FZ_LINK) -o $@ $^
