@@ -61,7 +61,8 @@ cmds=$("$bin/ujail-seccomp" --help | sed -nE 's/^  ([a-z]+)  .*/\1/p')
 check "ujail-seccomp.8 documents every command ($(echo $cmds | wc -w))" documents "$seccomp_page" $cmds
 
 # jailfs' keys, from the module's own table, and mount(2)'s short forms.
-keys=$(sed -nE 's/^[[:space:]]*\[JAILFS_[A-Z]+\] = "([a-z_]+)",/\1/p' "$top/kernel/jailfs/params.c")
+keys=$(cat "$top"/kernel/jailfs/*.c |
+	sed -nE 's/^[[:space:]]*\[JAILFS_[A-Z]+\] = "([a-z_]+)",/\1/p' | sort -u)
 check "jailfs' key table read ($(echo $keys | wc -w) keys)" test "$(echo $keys | wc -w)" -ge 3
 # shellcheck disable=SC2086
 check "jailfs.5 documents every key" documents "$jailfs_page" $(printf '%s= ' $keys) ro= rw=
