@@ -17,6 +17,12 @@ SELFTESTS := $(KSRC)/tools/testing/selftests
 T := $(B)/tests
 
 CC ?= gcc
+# The release, from one place: ujail --version, the Debian packages
+# (scripts/deb-changelog.sh writes debian/changelog from it) and the
+# jailfs-dkms source directory; the man pages' .TH lines and
+# kernel/jailfs/dkms.conf carry it too, checked by
+# tests/build/packages_test.sh.
+UJAIL_VERSION := $(shell cat $(TOP)/VERSION)
 # Test programs run in a busybox initramfs: link them statically.
 KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-parameter \
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
