@@ -42,6 +42,7 @@ bubblewrap
 dwarves
 debhelper
 dkms
+dh-dkms
 lintian
 fakeroot
 dpkg-dev
