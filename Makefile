@@ -7,6 +7,8 @@
 #   make kernel   the patched test kernel only
 #   make install  the programs, dynamic and stripped: [DESTDIR=] [PREFIX=]
 #                 [LAYOUT=prefix|procd] (scripts/install.mk, README.md)
+#   make deb      the Debian packages ujail and jailfs-dkms, in
+#                 build/packages/ (scripts/deb.sh, debian/)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -28,7 +30,7 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
 	-I$(TOP)/tests/kselftest/seccomp
 
-.PHONY: all deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla headers kselftests \
+.PHONY: all deb deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla headers kselftests \
 	check check-debug demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
 	bench-programs demo-programs clean
 
@@ -104,6 +106,9 @@ include tests/fuzz/fuzz.mk
 
 check: deps
 	@scripts/check.sh
+
+deb: deps
+	@scripts/deb.sh
 
 # jailfs on the KASAN, lockdep and kmemleak kernel, with the minute-long
 # stress; make check runs it too unless UJAIL_CHECK_DEBUG=0.

@@ -19,9 +19,10 @@
 # Unpacking a minimal Debian (debootstrap) took minutes; this takes seconds
 # and gives dpkg, apt and the DKMS postinst a real system to run in.
 #
-# The module DKMS built is kept as build/packages/jailfs-dkms-stock-6.12.ko:
-# scripts/check.sh loads that one in the stock 6.12 guest. The .debs are
-# kept under build/packages/. Prints TAP.
+# The packages are scripts/deb.sh's, in build/packages/ (built here unless
+# PACKAGES_BUILT=1). The module DKMS built is kept there as
+# dkms-stock-6.12/jailfs.ko: scripts/check.sh loads that one in the stock
+# 6.12 guest. Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -47,35 +48,23 @@ done
 check "kernel/jailfs/dkms.conf: PACKAGE_VERSION is $version" \
 	grep -qx "PACKAGE_VERSION=\"$version\"" "$top/kernel/jailfs/dkms.conf"
 
-# ---- the build, on a copy of the tree ----
-# The copy is what git tracks (and untracked files not ignored), so build/
-# is not in it. A tree whose kernel source is already extracted and patched
-# (build/kernel, make check's first step) lends it to the copy: the copy's
-# build extracts it only when the key differs, as in any tree.
-src=$tmp/ujail-$version
-mkdir -p "$src"
-if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	(cd "$top" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$src"
-else
-	tar -C "$top" --exclude=./build -cf - . | tar -xf - -C "$src"
+# ---- the build (scripts/deb.sh: a copy of the tree) ----
+# make check builds them first (PACKAGES_BUILT=1, its build step).
+deb=$out/ujail_${version}_amd64.deb
+dkmsdeb=$out/jailfs-dkms_${version}_all.deb
+if [ "${PACKAGES_BUILT:-}" != 1 ]; then
+	b0=$(date +%s)
+	"$top/scripts/deb.sh" >"$tmp/build.log" 2>&1
+	rc=$?
+	echo "# scripts/deb.sh (dpkg-buildpackage -us -uc -b): $(( $(date +%s) - b0 )) s"
+	check "dpkg-buildpackage -us -uc -b (scripts/deb.sh)" [ "$rc" = 0 ]
+	[ "$rc" = 0 ] || tail -n 30 "$tmp/build.log" | sed 's/^/# /'
 fi
-if [ -f "$top/build/kernel/src/.ujail-key" ] && [ -f "$top/build/kernel/headers/.key" ]; then
-	mkdir -p "$src/build" && ln -s "$top/build/kernel" "$src/build/kernel"
-fi
-b0=$(date +%s)
-(cd "$src" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
-rc=$?
-echo "# dpkg-buildpackage: $(( $(date +%s) - b0 )) s"
-check "dpkg-buildpackage -us -uc -b" [ "$rc" = 0 ]
-[ "$rc" = 0 ] || tail -n 30 "$tmp/build.log" | sed 's/^/# /'
-deb=$tmp/ujail_${version}_amd64.deb
-dkmsdeb=$tmp/jailfs-dkms_${version}_all.deb
 check "ujail_${version}_amd64.deb and jailfs-dkms_${version}_all.deb" [ -f "$deb" -a -f "$dkmsdeb" ]
 if [ ! -f "$deb" ] || [ ! -f "$dkmsdeb" ]; then
 	echo "Bail out! no packages"
 	exit 1
 fi
-rm -rf "$out" && mkdir -p "$out" && cp "$deb" "$dkmsdeb" "$out/"
 
 # ---- lintian, default level: no error, no warning ----
 lintian --fail-on error,warning "$deb" "$dkmsdeb" >"$tmp/lintian.log" 2>&1
@@ -103,9 +92,9 @@ for f in Kbuild Makefile dkms.conf super.c jailfs.h; do
 done
 check "jailfs-dkms.deb depends on dkms" eval 'dpkg-deb -f "$dkmsdeb" Depends | grep -qw dkms'
 
-# make install PREFIX=/usr, from the same build, for dpkg -L to match.
-make -s -C "$src" install PREFIX=/usr DESTDIR="$tmp/mi" UJAIL_NO_DEPS=1 >"$tmp/mi.log" 2>&1
-check "make install PREFIX=/usr DESTDIR=... (the same build)" [ $? = 0 ]
+# make install PREFIX=/usr, for dpkg -L to match.
+make -s -C "$top" install PREFIX=/usr DESTDIR="$tmp/mi" >"$tmp/mi.log" 2>&1
+check "make install PREFIX=/usr DESTDIR=..." [ $? = 0 ]
 (cd "$tmp/mi" && find . ! -type d -printf '/%P\n' | sort) >"$tmp/mi.list"
 
 # ---- the fresh root ----
@@ -115,7 +104,7 @@ check "Debian's stock $series headers (scripts/stock-kernel.sh)" [ -L "$top/buil
 headers=$(readlink -f "$top/build/stock/$series/headers")
 kver=${headers##*/linux-headers-}
 
-mkdir -p "$tmp/root" "$tmp/ov" "$tmp/ov.t"
+mkdir -p "$tmp/root" "$tmp/ov" "$tmp/ov.t" "$out/dkms-stock-$series"
 cp "$deb" "$dkmsdeb" "$tmp/mi.list" "$top/tests/build/packages_root.sh" "$tmp/ov/" 2>/dev/null
 # In a private mount namespace: nothing of it outlives the test.
 unshare -m --propagation private bash -c '
@@ -138,7 +127,7 @@ unshare -m --propagation private bash -c '
 		KVER="$kver" HEADERS="$headers" VERSION="$version" \
 		bash /root/pkgs/packages_root.sh
 ' sh "$tmp/root" "$tmp/ov" "$top/build/stock/$series" "$headers" "$kver" "$version" \
-	>"$tmp/root.log" 2>&1 3>"$out/jailfs-dkms-stock-$series.ko" &
+	>"$tmp/root.log" 2>&1 3>"$out/dkms-stock-$series/jailfs.ko" &
 # (the .ko comes out on fd 3: the root vanishes with its namespace)
 wait $!
 rc=$?
@@ -151,9 +140,9 @@ while IFS= read -r line; do
 	esac
 done <"$tmp/root.log"
 check "the fresh root's script ran to its end" eval '[ "$rc" = 0 ] && grep -qx "PASS done" "$tmp/root.log"'
-check "DKMS's jailfs.ko for $kver kept as build/packages/jailfs-dkms-stock-$series.ko" eval \
-	'[ -s "$out/jailfs-dkms-stock-$series.ko" ] &&
-	 modinfo -F vermagic "$out/jailfs-dkms-stock-$series.ko" | grep -q "^$kver "'
-[ -s "$out/jailfs-dkms-stock-$series.ko" ] || rm -f "$out/jailfs-dkms-stock-$series.ko"
+check "DKMS's jailfs.ko for $kver kept as build/packages/dkms-stock-$series/jailfs.ko" eval \
+	'[ -s "$out/dkms-stock-$series/jailfs.ko" ] &&
+	 modinfo -F vermagic "$out/dkms-stock-$series/jailfs.ko" | grep -q "^$kver "'
+[ -s "$out/dkms-stock-$series/jailfs.ko" ] || rm -f "$out/dkms-stock-$series/jailfs.ko"
 echo "# packages_test: $(( $(date +%s) - t0 )) s"
 tap_exit
