@@ -1,4 +1,6 @@
 #!/bin/bash
+# The single-quoted scripts expand their variables when they run:
+# shellcheck disable=SC2016
 # SPDX-License-Identifier: GPL-2.0
 # Run by tests/build/packages_test.sh inside the fresh root (chrooted, as
 # root, environment KVER HEADERS VERSION): installs the packages with apt
@@ -15,6 +17,8 @@ res() {	# res DESCRIPTION COMMAND...
 	if "$@"; then echo "PASS $d"; else echo "FAIL $d"; fi
 }
 
+# (word-split on purpose, inside the eval'd checks)
+# shellcheck disable=SC2034
 ujail_files="/usr/bin/ujail /usr/bin/ujail-seccomp /usr/bin/utrace /usr/lib/ujail /usr/lib/libpreload-seccomp.so"
 res "no ujail file in the root before the install" eval \
 	'! ls -d $ujail_files 2>/dev/null && ! dpkg -s ujail >/dev/null 2>&1'
@@ -112,7 +116,9 @@ $cmd >"$t/httpd.out" 2>"$t/httpd.err" &
 jail=$!
 n=0
 until busybox wget -q -O "$t/got" "http://127.0.0.1:$port/" 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 50 ] && kill -0 $jail 2>/dev/null || break; sleep 0.1
+	n=$((n + 1))
+	if [ $n -ge 50 ] || ! kill -0 $jail 2>/dev/null; then break; fi
+	sleep 0.1
 done
 res "systemd example: busybox httpd in its jail answers a request" \
 	grep -qx "hello from the jail" "$t/got"
