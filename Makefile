@@ -7,6 +7,8 @@
 #   make kernel   the patched test kernel only
 #   make install  the programs, dynamic and stripped: [DESTDIR=] [PREFIX=]
 #                 [LAYOUT=prefix|procd] (scripts/install.mk, README.md)
+#   make deb      the Debian packages ujail and jailfs-dkms, in
+#                 build/packages/ (scripts/deb.sh, debian/)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -17,12 +19,18 @@ SELFTESTS := $(KSRC)/tools/testing/selftests
 T := $(B)/tests
 
 CC ?= gcc
+# The release, from one place: ujail --version, the Debian packages
+# (scripts/deb-changelog.sh writes debian/changelog from it) and the
+# jailfs-dkms source directory; the man pages' .TH lines and
+# kernel/jailfs/dkms.conf carry it too, checked by
+# tests/build/packages_test.sh.
+UJAIL_VERSION := $(shell cat $(TOP)/VERSION)
 # Test programs run in a busybox initramfs: link them statically.
 KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-parameter \
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
 	-I$(TOP)/tests/kselftest/seccomp
 
-.PHONY: all deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla headers kselftests \
+.PHONY: all deb deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla headers kselftests \
 	check check-debug demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
 	bench-programs demo-programs clean
 
@@ -98,6 +106,9 @@ include tests/fuzz/fuzz.mk
 
 check: deps
 	@scripts/check.sh
+
+deb: deps
+	@scripts/deb.sh
 
 # jailfs on the KASAN, lockdep and kmemleak kernel, with the minute-long
 # stress; make check runs it too unless UJAIL_CHECK_DEBUG=0.

@@ -60,6 +60,9 @@ fz=1
 build_step fuzz make -s fuzz-build || fz=0
 # make install's own builds (the dynamic ujail, the shims of a layout).
 build_step install make -s install-build || usr=0
+# The Debian packages (scripts/deb.sh), for tests/build/packages_test.sh.
+pk=0
+build_step packages make -s deb && pk=1
 jf=1
 build_step jailfs make -s jailfs jailfs-kselftests || jf=0
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
@@ -102,6 +105,10 @@ if [ $usr = 1 ]; then
 	host_suite seccomp-run tests/seccomp/run_test.sh
 	host_suite seccomp-procd tests/seccomp/procd_test.sh
 	host_suite install tests/build/install_test.sh
+	# Installed by apt into a fresh root; DKMS builds jailfs there for the
+	# stock 6.12 headers, and the stock-6.12 guest loads that module.
+	rm -f build/packages/dkms-stock-6.12/jailfs.ko
+	host_suite packages env PACKAGES_BUILT=$pk tests/build/packages_test.sh
 	host_suite seccomp-run-asan env UJAIL_SECCOMP="$top/build/bin-asan/ujail-seccomp" \
 		SHIM_GLIBC="$top/build/lib/libpreload-seccomp.so" \
 		SHIM_MUSL="$top/build/lib/musl/libpreload-seccomp.so" tests/seccomp/run_test.sh
@@ -199,6 +206,13 @@ jailfs_runs=(
 jailfs_rmmod=(--run 'jailfs_rmmod: rmmod jailfs && ! grep -qw jailfs /proc/filesystems && echo "ok 1 jailfs unloaded"')
 mapfile -t jf_patched < <(jailfs_vm patched)
 mapfile -t jf_stock612 < <(jailfs_vm stock-6.12)
+# The module the jailfs-dkms package's DKMS build made (packages_test.sh),
+# when it did: that one is loaded in the stock 6.12 guest.
+dkms_ko=$top/build/packages/dkms-stock-6.12/jailfs.ko
+if [ -s "$dkms_ko" ]; then
+	jf_stock612[1]=$dkms_ko
+	echo "stock-6.12: jailfs.ko from the jailfs-dkms package (DKMS)"
+fi
 mapfile -t jf_stock61 < <(jailfs_vm stock-6.1)
 
 if [ $built = 1 ]; then

@@ -3,6 +3,9 @@
 # Idempotent: a second run with everything present does nothing and is fast.
 set -eu
 
+# A Debian package build (debian/rules) has its Build-Depends instead.
+[ -n "${UJAIL_NO_DEPS:-}" ] && exit 0
+
 # Debian package -> a file (or command) that tells whether it is present.
 # libclang-rt-14-dev: clang's libFuzzer and sanitizer runtimes, which the
 # fuzz targets link (only recommended by clang-14, and recommends are off).
@@ -37,6 +40,12 @@ valgrind
 strace
 bubblewrap
 dwarves
+debhelper
+dkms
+dh-dkms
+lintian
+fakeroot
+dpkg-dev
 "
 
 missing=""

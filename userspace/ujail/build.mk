@@ -14,7 +14,8 @@ UJ_B := $(B)/userspace
 # The seccomp headers: -S reuses ujail-seccomp's compiler and loader.
 UJ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC) \
 	-I$(TOP)/userspace/seccomp \
-	-I$(TOP)/userspace/seccomp -I$(B)/gen -I$(TOP)/tools/utrace -isystem /usr/include/libnl3
+	-I$(TOP)/userspace/seccomp -I$(B)/gen -I$(TOP)/tools/utrace -isystem /usr/include/libnl3 \
+	-DUJAIL_VERSION='"$(UJAIL_VERSION)"'
 UJ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # --veth: libnl's rtnetlink (static archives too: ujail is linked -static).
 UJ_NL_LIBS := -lnl-route-3 -lnl-3 -lpthread -lm
@@ -47,6 +48,9 @@ $(UJ_B)/ujail-obj/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
 $(UJ_B)/ujail-asan/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -c -o $@ $<
+
+# --version prints VERSION.
+$(UJ_B)/ujail-obj/options_usage.o $(UJ_B)/ujail-asan/options_usage.o: $(TOP)/VERSION
 
 $(UJ_B)/libujail.a: $(UJ_LIB_OBJ)
 	@rm -f $@

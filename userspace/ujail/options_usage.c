@@ -4,8 +4,9 @@
 
 #include "options_int.h"
 
+/* The build passes VERSION's content (userspace/ujail/build.mk). */
 #ifndef UJAIL_VERSION
-#define UJAIL_VERSION "0.1"
+#define UJAIL_VERSION "unknown"
 #endif
 
 static const char usage[] =
