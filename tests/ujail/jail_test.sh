@@ -535,6 +535,22 @@ check "--join PID (a ujail's) joins that one" out_is "$(readlink "/proc/$first_s
 	"$U" --join "$first_jail" -- "$P/probe" ns mnt
 check "--join NAME@PID too" out_is "$(readlink "/proc/$first_service/ns/mnt")" \
 	"$U" --join "$marker@$first_jail" -- "$P/probe" ns mnt
+# The first jail's record, its pid now another process's that calls itself
+# the jail's keeper (what a reused pid looks like): --join refuses it.
+forged=$marker-forged
+"$P/probe" forge-keeper "$forged" >/dev/null 2>&1 & forger=$!
+for _ in $(seq 50); do
+	case $(tr '\0' ' ' <"/proc/$forger/cmdline") in "ujail-keeper init"*) break ;; esac
+	sleep 0.1
+done
+{ echo "$forger"; echo; sed -n 3p "$tmp/run/$marker@$first_jail"; } >"$tmp/run/$forged@$forger"
+exec 9<"$tmp/run/$forged@$forger"	# held locked, as a running jail's ujail does
+flock -x 9
+check "--join a record whose PID 1's pid was reused: 1" rc_is 1 \
+	"$U" --join "$forged" -- "$P/probe" ns mnt
+check "  message: not the jail's PID 1" err_has "is not the jail's PID 1 any more"
+exec 9<&-
+kill "$forger"; wait "$forger" 2>/dev/null
 kill -TERM "$second_jail"; wait "$second_jail" 2>/dev/null
 check "  its record removed at its end" test ! -e "$tmp/run/$marker@$second_jail"
 check "  the first jail is untouched" kill -0 "$jail_pid"

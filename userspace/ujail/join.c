@@ -62,7 +62,11 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Is process @pid "ujail-keeper init @name ..."? */
+/*
+ * Is process @pid "ujail-keeper init @name ..."? Anyone can write such a
+ * command line: it only tells that the jail has started, once
+ * check_identity() found the process to be the jail's PID 1.
+ */
 static bool is_keeper_init(pid_t pid, const char *name)
 {
 	char path[64], cmd[512], want[512];
@@ -80,6 +84,32 @@ static bool is_keeper_init(pid_t pid, const char *name)
 	       !memcmp(cmd, want, (size_t)want_len);
 }
 
+/* Our pidfd's process is still alive: what /proc/PID showed us was its. */
+static bool init_alive(const struct member *m)
+{
+	return syscall(SYS_pidfd_send_signal, m->pidfd, 0, NULL, 0) == 0;
+}
+
+/*
+ * The pid may have been reused since the record was read (the jail ended
+ * meanwhile): the process must have the start time and the pid namespace
+ * the record gives, which no other process can have.
+ */
+static int check_identity(const struct member *m, char *err, size_t errlen)
+{
+	const struct jail_pid_identity *want = &m->info.init_id;
+	struct jail_pid_identity id;
+
+	if (jail_pid_identity_read(m->info.init_pid, &id) < 0 || !init_alive(m))
+		return ujs_fail(err, errlen, "--join %s: the jail ended", m->info.name);
+	if (id.start_time != want->start_time || id.pidns_ino != want->pidns_ino)
+		return ujs_fail(err, errlen, "--join %s: host pid %d is not the jail's PID 1 "
+				"any more (started at %llu, not %llu; pid namespace %llu, not "
+				"%llu): the jail ended", m->info.name, (int)m->info.init_pid,
+				id.start_time, want->start_time, id.pidns_ino, want->pidns_ino);
+	return 0;
+}
+
 /* The record names a live PID 1; once the jail runs, it is the keeper. */
 static int open_jail_init(struct member *m, char *err, size_t errlen)
 {
@@ -90,8 +120,10 @@ static int open_jail_init(struct member *m, char *err, size_t errlen)
 	if (m->pidfd < 0)
 		return ujs_fail(err, errlen, "--join %s: its PID 1 (host pid %d) is gone: %s",
 				name, (int)pid, strerror(errno));
+	if (check_identity(m, err, errlen))
+		return -1;
 	for (long waited = 0; !is_keeper_init(pid, name); waited += INIT_POLL_MS) {
-		if (syscall(SYS_pidfd_send_signal, m->pidfd, 0, NULL, 0) < 0)
+		if (!init_alive(m))
 			return ujs_fail(err, errlen, "--join %s: the jail ended", name);
 		if (waited >= INIT_WAIT_MS)
 			return ujs_fail(err, errlen, "--join %s: host pid %d is not the jail's "
@@ -229,6 +261,11 @@ static int plan_member(struct member *m)
 	m->root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (m->root_fd < 0) {
 		ujs_fail(err, sizeof(err), "--join %s: %s: %s", m->p.name, root, strerror(errno));
+		goto fail;
+	}
+	/* Alive after those looks at /proc/PID: they were at the jail's PID 1. */
+	if (!init_alive(m)) {
+		ujs_fail(err, sizeof(err), "--join %s: the jail ended", m->p.name);
 		goto fail;
 	}
 	if (find_command(m, err, sizeof(err))) {

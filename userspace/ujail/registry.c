@@ -154,12 +154,57 @@ int jail_record_claim(const char *name, struct jail_record *rec, char *err, size
 	return ujs_fail(err, errlen, "jail record %s: keeps being replaced", rec->path);
 }
 
+/* Field 22 of /proc/PID/stat, after the command name (which may hold ") "). */
+static int read_start_time(pid_t pid, unsigned long long *start)
+{
+	char path[64], text[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	p = strrchr(text, ')');
+	/* ") " then fields 3 (state) to 21, then the start time. */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	errno = 0;
+	*start = strtoull(p + 1, NULL, 10);
+	return errno ? -1 : 0;
+}
+
+int jail_pid_identity_read(pid_t pid, struct jail_pid_identity *id)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if (read_start_time(pid, &id->start_time) < 0 || stat(path, &st) < 0)
+		return -1;
+	id->pidns_ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
 int jail_record_write(struct jail_record *rec, pid_t pid, const char *cgroup, char *err,
 		      size_t errlen)
 {
-	char text[PATH_MAX + 32];
-	int len = snprintf(text, sizeof(text), "%d\n%s\n", (int)pid, cgroup ? cgroup : "");
+	char text[PATH_MAX + 96];
+	struct jail_pid_identity id;
+	int len;
 
+	if (jail_pid_identity_read(pid, &id) < 0)
+		return ujs_fail(err, errlen, "jail record %s: /proc/%d: %s", rec->path, (int)pid,
+				strerror(errno));
+	len = snprintf(text, sizeof(text), "%d\n%s\n%llu %llu\n", (int)pid, cgroup ? cgroup : "",
+		       id.start_time, id.pidns_ino);
 	if (len < 0 || (size_t)len >= sizeof(text) || pwrite(rec->fd, text, (size_t)len, 0) != len)
 		return ujs_fail(err, errlen, "jail record %s: write: %s", rec->path,
 				len < 0 || (size_t)len >= sizeof(text) ? "too long" : strerror(errno));
@@ -181,6 +226,20 @@ void jail_record_close(struct jail_record *rec)
 	rec->fd = -1;
 }
 
+/* "START PIDNS\n": PID 1's identity. */
+static int parse_identity(const char *text, struct jail_pid_identity *id)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*text))
+		return -1;
+	id->start_time = strtoull(text, &end, 10);
+	if (*end != ' ' || !isdigit((unsigned char)end[1]))
+		return -1;
+	id->pidns_ino = strtoull(end + 1, &end, 10);
+	return *end == '\n' ? 0 : -1;
+}
+
 static int parse_record(const char *text, struct jail_record_info *info)
 {
 	const char *nl = strchr(text, '\n');
@@ -191,11 +250,12 @@ static int parse_record(const char *text, struct jail_record_info *info)
 	if (!nl)
 		return -1;
 	pid = strtol(text, &num_end, 10);
-	if (num_end != nl || pid <= 0)
+	if (num_end != nl || pid <= 0 || pid > INT_MAX)
 		return -1;
 	cg = nl + 1;
 	end = strchr(cg, '\n');
-	if (!end || (size_t)(end - cg) >= sizeof(info->cgroup))
+	if (!end || (size_t)(end - cg) >= sizeof(info->cgroup) ||
+	    parse_identity(end + 1, &info->init_id))
 		return -1;
 	info->init_pid = (pid_t)pid;
 	memcpy(info->cgroup, cg, (size_t)(end - cg));
@@ -210,11 +270,20 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; (text = strchr(text, '\n')); text++)
+		n++;
+	return n;
+}
+
 /* The record of a locked (running) jail; it may still be empty, just claimed. */
 static int read_locked(int fd, const char *path, struct jail_record_info *info, char *err,
 		       size_t errlen)
 {
-	char text[PATH_MAX + 32];
+	char text[PATH_MAX + 96];
 
 	for (long waited = 0;; waited += START_POLL_MS) {
 		ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
@@ -224,7 +293,8 @@ static int read_locked(int fd, const char *path, struct jail_record_info *info, 
 		text[n] = '\0';
 		if (n > 0 && parse_record(text, info) == 0)
 			return 0;
-		if (n > 0 && strchr(text, '\n') && strchr(strchr(text, '\n') + 1, '\n'))
+		/* Written at once: a complete record that does not parse is bad. */
+		if (n > 0 && text[n - 1] == '\n' && count_lines(text) >= 3)
 			return ujs_fail(err, errlen, "jail record %s: malformed", path);
 		if (waited >= START_WAIT_MS)
 			return ujs_fail(err, errlen, "jail record %s: still empty after %d ms",
@@ -251,7 +321,7 @@ static int open_live(int dir_fd, const char *entry)
 /* The jail's PID 1 as its record has it now; 0 while it starts. */
 static pid_t init_pid_now(int fd)
 {
-	char text[PATH_MAX + 32];
+	char text[PATH_MAX + 96];
 	struct jail_record_info info;
 	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
 

@@ -517,6 +517,15 @@ static int sleep_forever(int ignore_term)
 		pause();
 }
 
+/* A process whose command line is a jail's PID 1's, for --join to refuse. */
+static int forge_keeper(const char *name)
+{
+	char *const argv[] = { "ujail-keeper", "init", (char *)name, NULL };
+
+	execv("/proc/self/exe", argv);
+	return report(-1);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -554,6 +563,10 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "exit"))
 		return atoi(arg);
 	if (!strcmp(cmd, "sleep"))
+		return sleep_forever(0);
+	if (!strcmp(cmd, "forge-keeper"))
+		return forge_keeper(arg);
+	if (!strcmp(cmd, "init"))	/* the forged keeper (forge-keeper) */
 		return sleep_forever(0);
 	if (!strcmp(cmd, "sleep-ignore-term"))
 		return sleep_forever(1);
