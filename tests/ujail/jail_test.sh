@@ -487,6 +487,23 @@ check "-j pid:net joins the network namespace" out_is "$(readlink "/proc/$ns_ini
 	"$U" -p -j "$ns_init:net" -- "$P/probe" ns net
 kill -KILL "$ns_init"; wait "$helper_pid" 2>/dev/null; helper_pid=
 
+# A -r cover over part of a -w path stays on its directory when the host
+# renames it (an atomic configuration swap), as a bind mount does: the jail
+# cannot write that directory through the -w path below the cover.
+mkdir -p "$tmp/www/conf"
+start_jail -w "$tmp/www:/www" -r "$tmp/www/conf:/www/conf" -r "$P/probe" -- "$P/probe" sleep
+check "-r cover over a -w path: read-only" out_is EROFS \
+	"$U" --join "$marker" -- "$P/probe" write /www/conf/x
+mv "$tmp/www/conf" "$tmp/www/conf.old" && mkdir "$tmp/www/conf"
+# The old name looked up first: with jailfs, its revalidation.
+"$U" --join "$marker" -- "$P/probe" open /www/conf >/dev/null 2>&1
+check "  still read-only after a host rename of the covered directory" out_is EROFS \
+	"$U" --join "$marker" -- "$P/probe" write /www/conf.old/x
+check "  nothing written in it on the host" test ! -e "$tmp/www/conf.old/x"
+check "  the rest of the -w path writable" out_is ok \
+	"$U" --join "$marker" -- "$P/probe" write /www/y
+kill -TERM "$jail_pid"; wait "$jail_pid"
+
 # ---- shared jails: ujail --join NAME ----
 # Records of named jails are in $tmp/run (UJAIL_RUNDIR, set at the top), but
 # for one look at the default.
@@ -536,21 +553,21 @@ check "--join PID (a ujail's) joins that one" out_is "$(readlink "/proc/$first_s
 check "--join NAME@PID too" out_is "$(readlink "/proc/$first_service/ns/mnt")" \
 	"$U" --join "$marker@$first_jail" -- "$P/probe" ns mnt
 # The first jail's record, its pid now another process's that calls itself
-# the jail's keeper (what a reused pid looks like): --join refuses it.
+# the jail's keeper (what a reused pid looks like) and holds the record
+# locked: --join refuses it.
 forged=$marker-forged
-"$P/probe" forge-keeper "$forged" >/dev/null 2>&1 & forger=$!
+: >"$tmp/run/$forged@$$"
+"$P/probe" forge-keeper "$forged" "$tmp/run/$forged@$$" >/dev/null 2>&1 & forger=$!
 for _ in $(seq 50); do
 	case $(tr '\0' ' ' <"/proc/$forger/cmdline") in "ujail-keeper init"*) break ;; esac
 	sleep 0.1
 done
-{ echo "$forger"; echo; sed -n 3p "$tmp/run/$marker@$first_jail"; } >"$tmp/run/$forged@$forger"
-exec 9<"$tmp/run/$forged@$forger"	# held locked, as a running jail's ujail does
-flock -x 9
+{ echo "$forger"; echo; sed -n 3p "$tmp/run/$marker@$first_jail"; } >"$tmp/run/$forged@$$"
 check "--join a record whose PID 1's pid was reused: 1" rc_is 1 \
 	"$U" --join "$forged" -- "$P/probe" ns mnt
 check "  message: not the jail's PID 1" err_has "is not the jail's PID 1 any more"
-exec 9<&-
 kill "$forger"; wait "$forger" 2>/dev/null
+rm -f "$tmp/run/$forged@$$"
 kill -TERM "$second_jail"; wait "$second_jail" 2>/dev/null
 check "  its record removed at its end" test ! -e "$tmp/run/$marker@$second_jail"
 check "  the first jail is untouched" kill -0 "$jail_pid"
