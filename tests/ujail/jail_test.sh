@@ -55,6 +55,10 @@ cat >"$tmp/deny.json" <<'JSON'
 JSON
 echo '{ "defaultAction": "SCMP_ACT_ALLOW", "syscalls": [ { "names": ["nosuchcall"] } ] }' \
 	>"$tmp/bad.json"
+cat >"$tmp/noexec.json" <<'JSON'
+{ "defaultAction": "SCMP_ACT_ALLOW",
+  "syscalls": [ { "names": ["execve", "execveat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1 } ] }
+JSON
 cat >"$tmp/caps.json" <<'JSON'
 { "bounding": ["CAP_NET_BIND_SERVICE"], "effective": ["CAP_NET_BIND_SERVICE"],
   "inheritable": ["CAP_NET_BIND_SERVICE"], "permitted": ["CAP_NET_BIND_SERVICE"],
@@ -504,6 +508,19 @@ check "  the rest of the -w path writable" out_is ok \
 	"$U" --join "$marker" -- "$P/probe" write /www/y
 kill -TERM "$jail_pid"; wait "$jail_pid"
 
+# A member's bare command name: a copy the jail can write (planted early in
+# the search path by the service) is not taken for the read-only one.
+mkdir -p "$tmp/lsbin"
+start_jail -w "$tmp/lsbin:/usr/local/sbin" -r "$P/probe:/usr/bin/probe" -- "$P/probe" sleep
+printf '#!/usr/bin/probe id\n' >"$tmp/lsbin/probe"; chmod 755 "$tmp/lsbin/probe"
+check "--join: a bare name skips the copy the jail can write" rc_is 7 \
+	"$U" --join "$marker" -- probe exit 7
+cp "$P/probe" "$tmp/lsbin/onlyhere"
+check "  only such a copy: 127" rc_is 127 "$U" --join "$marker" -- onlyhere exit 0
+check "  message says why" err_has "onlyhere: the jail $marker has it only where the jail can write it"
+check "  its path runs it" rc_is 3 "$U" --join "$marker" -- /usr/local/sbin/onlyhere exit 3
+kill -TERM "$jail_pid"; wait "$jail_pid"
+
 # ---- shared jails: ujail --join NAME ----
 # Records of named jails are in $tmp/run (UJAIL_RUNDIR, set at the top), but
 # for one look at the default.
@@ -531,9 +548,12 @@ check "  its exit status" rc_is 7 sj -- "$P/probe" exit 7
 check "  a bare name found in the jail's PATH" rc_is 127 sj -- probe exit 0
 check "  message: not in the jail" err_has "probe: no such executable in the jail $marker"
 check "  a dynamic member runs on the jail's libraries" rc_is 0 sj -- "$P/probe-glibc" exit 0
-check "dynamic member with -S, no shim in the jail: 1" rc_is 1 \
-	sj -S "$tmp/deny.json" -- "$P/probe-glibc" exit 0
-check "  message names the shim" err_has "has no seccomp shim"
+# A member's filter is in force from its execve() on, dynamic or static: the
+# jail's loader, libraries and constructors run under it (no shim needed).
+check "dynamic member with -S: its own policy" out_is EACCES \
+	sj -S "$tmp/deny.json" -- "$P/probe-glibc" mkdir /y
+check "  in force at its execve: a policy denying it stops the member" rc_is 127 \
+	sj -S "$tmp/noexec.json" -- "$P/probe-glibc" exit 0
 "$U" --join "$marker" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & member_pid=$!
 sleep 0.3
 kill -TERM "$member_pid"; wait "$member_pid"; rc=$?

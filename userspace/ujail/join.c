@@ -30,8 +30,11 @@
 #define INIT_WAIT_MS 5000	/* from the record to the jail's keeper */
 #define INIT_POLL_MS 10
 #define UJ_RESOLVE_IN_ROOT 0x10
+#ifndef SYS_faccessat2
+#define SYS_faccessat2 439
+#endif
 
-/* Where a bare command name is looked for in the jail. */
+/* Where a bare command name is looked for in the jail (find_bare_command()). */
 static const char *const jail_path[] = {
 	"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin",
 };
@@ -173,43 +176,81 @@ static int open_in_jail(struct member *m, const char *path)
 	return fd;
 }
 
+/*
+ * Can the jail write the file at @fd? Its mount or jailfs entry is not
+ * read-only (root, we pass any other check): the jail's service may have
+ * put it there.
+ */
+static bool jail_can_write(int fd)
+{
+	return syscall(SYS_faccessat2, fd, "", W_OK, AT_EMPTY_PATH | AT_EACCESS) == 0 ||
+	       errno != EROFS;
+}
+
+/*
+ * A bare name in jail_path[], in order, skipping copies the jail can
+ * write: one the service planted early in the path (/usr/local/sbin) is
+ * not taken for the program staged read-only later in it.
+ */
+static int find_bare_command(struct member *m, const char *cmd, bool *skipped)
+{
+	char *exe = m->p.exe;
+	size_t len = sizeof(m->p.exe);
+
+	for (size_t i = 0; i < sizeof(jail_path) / sizeof(jail_path[0]); i++) {
+		int fd;
+
+		if ((size_t)snprintf(exe, len, "%s/%s", jail_path[i], cmd) >= len)
+			continue;
+		fd = open_in_jail(m, exe);
+		if (fd >= 0 && jail_can_write(fd)) {
+			close(fd);
+			*skipped = true;
+			continue;
+		}
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
 /* COMMAND as the jail has it: a path from its root, or a name in jail_path[]. */
 static int find_command(struct member *m, char *err, size_t errlen)
 {
 	const char *cmd = m->p.o->argv[0];
-	char *exe = m->p.exe;
-	size_t len = sizeof(m->p.exe);
+	bool skipped = false;
 
 	if (strchr(cmd, '/')) {
-		snprintf(exe, len, "%s%s", cmd[0] == '/' ? "" : "/", cmd);
-		m->exe_fd = open_in_jail(m, exe);
+		snprintf(m->p.exe, sizeof(m->p.exe), "%s%s", cmd[0] == '/' ? "" : "/", cmd);
+		m->exe_fd = open_in_jail(m, m->p.exe);
+	} else {
+		m->exe_fd = find_bare_command(m, cmd, &skipped);
 	}
-	for (size_t i = 0; !strchr(cmd, '/') && m->exe_fd < 0 &&
-	     i < sizeof(jail_path) / sizeof(jail_path[0]); i++) {
-		if ((size_t)snprintf(exe, len, "%s/%s", jail_path[i], cmd) < len)
-			m->exe_fd = open_in_jail(m, exe);
-	}
+	if (m->exe_fd < 0 && skipped)
+		return ujs_fail(err, errlen, "%s: the jail %s has it only where the jail can write "
+				"it, not taken for a bare name (give its path)", cmd, m->p.name);
 	if (m->exe_fd < 0)
 		return ujs_fail(err, errlen, "%s: no such executable in the jail %s (its root "
 				"has what it was started with: -r/-w)", cmd, m->p.name);
 	return 0;
 }
 
-/* A dynamic program loads the filter through the shim: the jail must have it. */
-static int check_shim(struct member *m, char *err, size_t errlen)
+/*
+ * The member's filter is installed right before execve(), whatever the
+ * program: its dynamic loader, libraries and constructors come from the
+ * jail, which the jail's service may have written, and must not run
+ * before the filter as they would with the shim (installed before main()).
+ */
+static void filter_before_exec(struct member *m)
 {
-	struct uj_open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = UJ_RESOLVE_IN_ROOT };
-	int fd;
+	struct jail_seccomp *sc = &m->p.seccomp;
 
-	if (!m->p.seccomp.enabled || !m->p.seccomp.dynamic)
-		return 0;
-	fd = (int)syscall(SYS_openat2, m->root_fd, m->p.seccomp.shim, &how, sizeof(how));
-	if (fd < 0)
-		return ujs_fail(err, errlen, "-S: the jail %s has no seccomp shim %s for the "
-				"dynamic %s (a jail started with -S has it; or join with a "
-				"static program)", m->p.name, m->p.seccomp.shim, m->p.exe);
-	close(fd);
-	return 0;
+	if (!sc->enabled || !sc->dynamic)
+		return;
+	sc->dynamic = false;
+	if (sc->memfd >= 0)
+		close(sc->memfd);
+	sc->memfd = -1;
 }
 
 static int open_cgroup(struct member *m, char *err, size_t errlen)
@@ -242,9 +283,9 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 	      (o->capabilities && jail_caps_load(o->capabilities, &m->p.caps, err, errlen)) ||
 	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, jail_caps_bounding(&m->p.caps),
 				   exe_path, self, &unused, err, errlen) ||
-	      check_shim(m, err, errlen) ||
 	      (jail_userns_wanted(o) && jail_plan_userns(&m->p, err, errlen));
 	path_set_free(&unused);
+	filter_before_exec(m);
 	return ret ? -1 : 0;
 }
 
