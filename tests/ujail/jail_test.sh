@@ -353,6 +353,41 @@ check "-f: a file the jail's root creates is host uid 65534's" \
 	out_is "ok" jail -f -w "$tmp/nobody_dir" -- "$P/probe" write "$tmp/nobody_dir/f"
 check "  on the host: 65534:65534" host_owner_is 65534:65534 "$tmp/nobody_dir/f"
 check "  the jail sees it as its root's" out_is "0:0" jail -f -r "$tmp/nobody_dir" -- "$P/probe" owner "$tmp/nobody_dir/f"
+# Each -f jail's own host ids (idrange.h): a line for its name, else one id
+# of the pool chosen from its name (FNV-1a: ujail-idtest-a 820, -b 677).
+printf '# ranges\nujail-idtest-own:400000:10\n*:300000:1000\n' >"$tmp/idranges"
+UJAIL_IDRANGES=$tmp/idranges; export UJAIL_IDRANGES
+check "-f, a line for the jail's name: its range" map_is " 0 400000 10" uid_map \
+	-f -n ujail-idtest-own
+check "  gids alike" map_is " 0 400000 10" gid_map -f -n ujail-idtest-own
+check "-f, the pool: one id of it from the name" map_is " 0 300820 1" uid_map -f -n ujail-idtest-a
+check "  another name, another id" map_is " 0 300677 1" uid_map -f -n ujail-idtest-b
+mkdir "$tmp/own_dir"; chown 300820:300820 "$tmp/own_dir"
+check "  a file the jail's root creates is its id's on the host" out_is ok \
+	"$U" -n ujail-idtest-a -f -w "$tmp/own_dir" -- "$P/probe" write "$tmp/own_dir/f"
+check "  on the host: 300820:300820" host_owner_is 300820:300820 "$tmp/own_dir/f"
+check "  not writable by another jail's root" out_is EACCES \
+	"$U" -n ujail-idtest-b -f -w "$tmp/own_dir" -- "$P/probe" write "$tmp/own_dir/g"
+check "--uid-map still explicit" map_is " 0 200000 65536" uid_map -n ujail-idtest-a --uid-map 200000:65536
+check "-f -U still as procd maps it" map_is " 0 65534 1" uid_map -n ujail-idtest-a -f -U nobody
+# A pool of one id: every name hashes alike; a second name is refused while
+# the first runs, the same name is not.
+printf '*:310000:1\n' >"$tmp/idranges1"
+UJAIL_IDRANGES=$tmp/idranges1 "$U" -n ujail-idtest-a -f -- "$P/probe" sleep "$marker" \
+	>/dev/null 2>&1 & pool_jail=$!
+for _ in $(seq 50); do [ -n "$(ls "$tmp/run/ids" 2>/dev/null)" ] && break; sleep 0.1; done
+check "  a pool id a running jail of another name holds: 1" rc_is 1 \
+	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-b -f -- "$P/probe" exit 0
+check "  message names both" err_has "is the running jail ujail-idtest-a's (its name and ujail-idtest-b hash alike)"
+check "  the same name shares it" rc_is 0 \
+	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-a -f -- "$P/probe" exit 0
+kill -TERM "$pool_jail"; wait "$pool_jail" 2>/dev/null
+check "  free again once it ended" rc_is 0 \
+	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-b -f -- "$P/probe" exit 0
+printf 'a:100:10\nb:105:10\n' >"$tmp/idranges2"
+check "overlapping ranges: 1" rc_is 1 env UJAIL_IDRANGES="$tmp/idranges2" "$U" -f -- "$P/probe" exit 0
+check "  message names them" err_has "idranges2:2: b overlaps a's range"
+unset UJAIL_IDRANGES
 check "--uid-map 200000:65536 -U nobody: the file is host uid 265534's" \
 	out_is "ok" jail --uid-map 200000:65536 -U nobody -w "$tmp/mapped_dir" -- "$P/probe" write "$tmp/mapped_dir/f"
 check "  on the host: 265534:265534" host_owner_is 265534:265534 "$tmp/mapped_dir/f"

@@ -297,6 +297,8 @@ static int plan_member(struct member *m)
 	if (jail_record_read(m->p.name, &m->info, err, sizeof(err)) ||
 	    open_jail_init(m, err, sizeof(err)))
 		goto fail;
+	/* Its messages and its -f range (idrange.h) are the jail's name's. */
+	m->p.name = m->info.name;
 	plan_namespaces(m);
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)m->info.init_pid);
 	m->root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -407,6 +409,9 @@ static int start_member(struct member *m)
 		close(sc->notify_sock[1]);
 		sc->notify_sock[1] = -1;
 	}
+	/* The member's keeper holds its pool id's lock (idrange.h) while it runs. */
+	if (m->p.idrange_fd >= 0)
+		fcntl(m->p.idrange_fd, F_SETFD, 0);
 	jail_keeper_exec_init(m->p.keeper_fd, m->p.name, pid, notify ? sc->notify_sock[0] : -1,
 			      notify ? sc->keeper_fd : -1);
 	jail_msg(&m->p, "exec ujail-keeper: %s; stopping the member", strerror(errno));
@@ -419,6 +424,7 @@ static void member_free(struct member *m)
 {
 	int fds[] = {
 		m->pidfd, m->root_fd, m->exe_fd, m->cgroup.dir_fd, m->p.keeper_fd, m->p.userns_fd,
+		m->p.idrange_fd,
 		m->p.status_sock[0], m->p.status_sock[1],
 	};
 
@@ -437,6 +443,7 @@ int jail_join_run(const struct jail_opts *o)
 		.p = {
 			.o = o, .name = o->join, .status_sock = { -1, -1 },
 			.parent_alive = { -1, -1 }, .keeper_fd = -1, .userns_fd = -1,
+			.idrange_fd = -1,
 			.seccomp = { .memfd = -1, .keeper_fd = -1, .notify_sock = { -1, -1 } },
 			.record.fd = -1,
 		},

@@ -21,7 +21,7 @@
 #define START_WAIT_MS 5000	/* a jail's record is written once its PID 1 exists */
 #define START_POLL_MS 10
 
-static const char *rundir(void)
+const char *jail_rundir(void)
 {
 	const char *env = getenv("UJAIL_RUNDIR");
 
@@ -30,8 +30,8 @@ static const char *rundir(void)
 
 static int record_path(const char *entry, char *path, size_t len, char *err, size_t errlen)
 {
-	if ((size_t)snprintf(path, len, "%s/%s", rundir(), entry) >= len)
-		return ujs_fail(err, errlen, "jail record %s/%s: path too long", rundir(), entry);
+	if ((size_t)snprintf(path, len, "%s/%s", jail_rundir(), entry) >= len)
+		return ujs_fail(err, errlen, "jail record %s/%s: path too long", jail_rundir(), entry);
 	return 0;
 }
 
@@ -91,7 +91,7 @@ static int try_claim(struct jail_record *rec, char *err, size_t errlen)
 /* Records of @name whose jail is gone (SIGKILLed with its keeper): removed. */
 static void remove_stale(const char *name)
 {
-	DIR *d = opendir(rundir());
+	DIR *d = opendir(jail_rundir());
 	struct dirent *e;
 	size_t name_len;
 	pid_t pid;
@@ -132,6 +132,11 @@ static int make_dirs(const char *dir)
 	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+int jail_rundir_make(void)
+{
+	return make_dirs(jail_rundir());
+}
+
 int jail_record_claim(const char *name, struct jail_record *rec, char *err, size_t errlen)
 {
 	char entry[NAME_MAX + 1];
@@ -141,9 +146,9 @@ int jail_record_claim(const char *name, struct jail_record *rec, char *err, size
 		return ujs_fail(err, errlen, "-n %s: too long for a jail record", name);
 	if (record_path(entry, rec->path, sizeof(rec->path), err, errlen))
 		return -1;
-	if (make_dirs(rundir()) < 0)
+	if (make_dirs(jail_rundir()) < 0)
 		return ujs_fail(err, errlen, "jail records: mkdir %s: %s (UJAIL_RUNDIR may name "
-				"another directory)", rundir(), strerror(errno));
+				"another directory)", jail_rundir(), strerror(errno));
 	remove_stale(name);
 	for (int i = 0; i < CLAIM_TRIES; i++) {
 		int ret = try_claim(rec, err, errlen);
@@ -361,13 +366,13 @@ static bool record_matches(const char *which, const char *entry, int fd)
 
 static int find_records(const char *which, struct record_hits *hits, char *err, size_t errlen)
 {
-	DIR *d = opendir(rundir());
+	DIR *d = opendir(jail_rundir());
 	struct dirent *e;
 
 	if (!d && errno == ENOENT)
 		return 0;
 	if (!d)
-		return ujs_fail(err, errlen, "jail records: %s: %s", rundir(), strerror(errno));
+		return ujs_fail(err, errlen, "jail records: %s: %s", jail_rundir(), strerror(errno));
 	while ((e = readdir(d))) {
 		int fd = e->d_name[0] == '.' ? -1 : open_live(dirfd(d), e->d_name);
 
@@ -433,7 +438,7 @@ int jail_record_read(const char *which, struct jail_record_info *info, char *err
 
 	if (ret == 0 && hits.total == 0)
 		ret = ujs_fail(err, errlen, "--join %s: no running jail of that name or pid "
-			       "(records in %s)", which, rundir());
+			       "(records in %s)", which, jail_rundir());
 	else if (ret == 0 && hits.total > 1)
 		ret = list_hits(which, &hits, err, errlen);
 	else if (ret == 0)

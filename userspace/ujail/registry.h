@@ -45,6 +45,10 @@ struct jail_record_info {
 	char cgroup[PATH_MAX];	/* "": the jail has no cgroup of its own */
 };
 
+/* RUNDIR, and mkdir -p of it (0, or -1 with errno). */
+const char *jail_rundir(void);
+int jail_rundir_make(void);
+
 /*
  * Take a record for @name, this process's (RUNDIR made if missing; stale
  * records of the name removed). -1 with @err if it cannot be made.
