@@ -176,29 +176,36 @@ static int claim_pool_id(uint32_t id, const char *name, char *err, size_t errlen
 	return -1;
 }
 
+/* A pool id for @name, from the hash of the name, claimed. */
+static int pick_from_pool(const struct range_line *pool, const char *name,
+			  struct jail_idrange *r, char *err, size_t errlen)
+{
+	r->map = (struct jail_idmap){ (uint32_t)(pool->first + fnv1a(name) % pool->count), 1 };
+	r->lock_fd = claim_pool_id(r->map.host, name, err, errlen);
+	r->found = r->lock_fd >= 0;
+	return r->found ? 0 : -1;
+}
+
 int jail_idrange_pick(const char *name, struct jail_idrange *r, char *err, size_t errlen)
 {
 	struct range_line *lines = calloc(MAX_RANGES, sizeof(*lines));
 	const struct range_line *pool = NULL;
 	int n = lines ? read_ranges(lines, err, errlen) : ujs_fail(err, errlen, "out of memory");
+	int ret = n < 0 ? -1 : 0;
 
 	r->found = false;
 	r->lock_fd = -1;
 	for (int i = 0; i < n && !r->found; i++) {
-		if (!strcmp(lines[i].name, "*"))
+		if (!strcmp(lines[i].name, "*")) {
 			pool = &lines[i];
-		else if (!strcmp(lines[i].name, name))
-			r->found = true, r->map = (struct jail_idmap){
-				(uint32_t)lines[i].first, (uint32_t)lines[i].count };
+		} else if (!strcmp(lines[i].name, name)) {
+			r->map = (struct jail_idmap){ (uint32_t)lines[i].first,
+						      (uint32_t)lines[i].count };
+			r->found = true;
+		}
 	}
-	if (!r->found && pool) {
-		r->map = (struct jail_idmap){
-			(uint32_t)(pool->first + fnv1a(name) % pool->count), 1 };
-		r->lock_fd = claim_pool_id(r->map.host, name, err, errlen);
-		r->found = r->lock_fd >= 0;
-		if (!r->found)
-			n = -1;
-	}
+	if (!r->found && pool)
+		ret = pick_from_pool(pool, name, r, err, errlen);
 	free(lines);
-	return n < 0 ? -1 : 0;
+	return ret;
 }
