@@ -24,20 +24,35 @@ static bool jailfs_lower_nosuid(struct jailfs_entry *entry)
 	       (entry->src.mnt->mnt_sb->s_flags & SB_NOSUID);
 }
 
-/* Refresh the jailfs inode from the lower one (after it may have changed). */
+/*
+ * Refresh the jailfs inode from the lower one (after it may have changed).
+ * Mode and flags are computed first and stored once: exec reads i_mode
+ * without a lock, and must never see a set-id bit of a nosuid lower file
+ * between a copy and the clearing of the bit.
+ */
 void jailfs_copy_attr(struct inode *inode)
 {
 	struct jailfs_inode *ji = JAILFS_I(inode);
-	unsigned int flags = inode->i_flags;
+	struct inode *lower = ji->lower;
+	unsigned int flags;
+	umode_t mode;
 
-	if (!ji->lower)
+	if (!lower)
 		return;
-	fsstack_copy_attr_all(inode, ji->lower);
-	fsstack_copy_inode_size(inode, ji->lower);
-	inode->i_flags = (inode->i_flags & JAILFS_INODE_FLAGS) |
-			 (flags & ~JAILFS_INODE_FLAGS);
+	mode = READ_ONCE(lower->i_mode);
 	if (jailfs_lower_nosuid(ji->entry))
-		inode->i_mode &= ~(S_ISUID | S_ISGID);
+		mode &= ~(S_ISUID | S_ISGID);
+	flags = (READ_ONCE(inode->i_flags) & ~JAILFS_INODE_FLAGS) |
+		(READ_ONCE(lower->i_flags) & JAILFS_INODE_FLAGS);
+	WRITE_ONCE(inode->i_mode, mode);
+	WRITE_ONCE(inode->i_flags, flags);
+	inode->i_uid = lower->i_uid;
+	inode->i_gid = lower->i_gid;
+	inode->i_rdev = lower->i_rdev;
+	inode->i_blkbits = lower->i_blkbits;
+	set_nlink(inode, READ_ONCE(lower->i_nlink));
+	fsstack_copy_attr_times(inode, lower);
+	fsstack_copy_inode_size(inode, lower);
 }
 
 static int jailfs_test_node(struct inode *inode, void *data)

@@ -6,7 +6,8 @@
  *
  * A host-side rename can move a lower directory out of an entry's subtree.
  * Every lookup and revalidation therefore checks that the lower dentry is
- * still below the entry's root, so access does not follow the move.
+ * still below the entry's root, so access does not follow the move; a
+ * dentry something is mounted on stays valid (jailfs_d_revalidate()).
  */
 #include <linux/namei.h>
 #include <linux/dcache.h>
@@ -60,6 +61,15 @@ static int jailfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 
 	/* Synthesized directories never change. */
 	if (inode && !JAILFS_I(inode)->entry)
+		return 1;
+	/*
+	 * Invalidating a mountpoint detaches what is mounted on it: a -r cover
+	 * over a -w entry would go when the host renames the covered directory,
+	 * and the entry below it would be writable. Like a bind mount, the
+	 * cover stays on the object it was put on; nothing is reached through
+	 * the covered dentry while it is mounted on.
+	 */
+	if (d_mountpoint(dentry))
 		return 1;
 	lower = READ_ONCE(dentry->d_fsdata);
 	/* An entry's root stays what it was when mounted (a bind mount). */

@@ -55,6 +55,10 @@ cat >"$tmp/deny.json" <<'JSON'
 JSON
 echo '{ "defaultAction": "SCMP_ACT_ALLOW", "syscalls": [ { "names": ["nosuchcall"] } ] }' \
 	>"$tmp/bad.json"
+cat >"$tmp/noexec.json" <<'JSON'
+{ "defaultAction": "SCMP_ACT_ALLOW",
+  "syscalls": [ { "names": ["execve", "execveat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1 } ] }
+JSON
 cat >"$tmp/caps.json" <<'JSON'
 { "bounding": ["CAP_NET_BIND_SERVICE"], "effective": ["CAP_NET_BIND_SERVICE"],
   "inheritable": ["CAP_NET_BIND_SERVICE"], "permitted": ["CAP_NET_BIND_SERVICE"],
@@ -373,6 +377,41 @@ check "-f: a file the jail's root creates is host uid 65534's" \
 	out_is "ok" jail -f -w "$tmp/nobody_dir" -- "$P/probe" write "$tmp/nobody_dir/f"
 check "  on the host: 65534:65534" host_owner_is 65534:65534 "$tmp/nobody_dir/f"
 check "  the jail sees it as its root's" out_is "0:0" jail -f -r "$tmp/nobody_dir" -- "$P/probe" owner "$tmp/nobody_dir/f"
+# Each -f jail's own host ids (idrange.h): a line for its name, else one id
+# of the pool chosen from its name (FNV-1a: ujail-idtest-a 820, -b 677).
+printf '# ranges\nujail-idtest-own:400000:10\n*:300000:1000\n' >"$tmp/idranges"
+UJAIL_IDRANGES=$tmp/idranges; export UJAIL_IDRANGES
+check "-f, a line for the jail's name: its range" map_is " 0 400000 10" uid_map \
+	-f -n ujail-idtest-own
+check "  gids alike" map_is " 0 400000 10" gid_map -f -n ujail-idtest-own
+check "-f, the pool: one id of it from the name" map_is " 0 300820 1" uid_map -f -n ujail-idtest-a
+check "  another name, another id" map_is " 0 300677 1" uid_map -f -n ujail-idtest-b
+mkdir "$tmp/own_dir"; chown 300820:300820 "$tmp/own_dir"
+check "  a file the jail's root creates is its id's on the host" out_is ok \
+	"$U" -n ujail-idtest-a -f -w "$tmp/own_dir" -- "$P/probe" write "$tmp/own_dir/f"
+check "  on the host: 300820:300820" host_owner_is 300820:300820 "$tmp/own_dir/f"
+check "  not writable by another jail's root" out_is EACCES \
+	"$U" -n ujail-idtest-b -f -w "$tmp/own_dir" -- "$P/probe" write "$tmp/own_dir/g"
+check "--uid-map still explicit" map_is " 0 200000 65536" uid_map -n ujail-idtest-a --uid-map 200000:65536
+check "-f -U still as procd maps it" map_is " 0 65534 1" uid_map -n ujail-idtest-a -f -U nobody
+# A pool of one id: every name hashes alike; a second name is refused while
+# the first runs, the same name is not.
+printf '*:310000:1\n' >"$tmp/idranges1"
+UJAIL_IDRANGES=$tmp/idranges1 "$U" -n ujail-idtest-a -f -- "$P/probe" sleep "$marker" \
+	>/dev/null 2>&1 & pool_jail=$!
+for _ in $(seq 50); do [ -n "$(ls "$tmp/run/ids" 2>/dev/null)" ] && break; sleep 0.1; done
+check "  a pool id a running jail of another name holds: 1" rc_is 1 \
+	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-b -f -- "$P/probe" exit 0
+check "  message names both" err_has "is the running jail ujail-idtest-a's (its name and ujail-idtest-b hash alike)"
+check "  the same name shares it" rc_is 0 \
+	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-a -f -- "$P/probe" exit 0
+kill -TERM "$pool_jail"; wait "$pool_jail" 2>/dev/null
+check "  free again once it ended" rc_is 0 \
+	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-b -f -- "$P/probe" exit 0
+printf 'a:100:10\nb:105:10\n' >"$tmp/idranges2"
+check "overlapping ranges: 1" rc_is 1 env UJAIL_IDRANGES="$tmp/idranges2" "$U" -f -- "$P/probe" exit 0
+check "  message names them" err_has "idranges2:2: b overlaps a's range"
+unset UJAIL_IDRANGES
 check "--uid-map 200000:65536 -U nobody: the file is host uid 265534's" \
 	out_is "ok" jail --uid-map 200000:65536 -U nobody -w "$tmp/mapped_dir" -- "$P/probe" write "$tmp/mapped_dir/f"
 check "  on the host: 265534:265534" host_owner_is 265534:265534 "$tmp/mapped_dir/f"
@@ -639,6 +678,36 @@ check "-j pid:net joins the network namespace" out_is "$(readlink "/proc/$ns_ini
 	"$U" -p -j "$ns_init:net" -- "$P/probe" ns net
 kill -KILL "$ns_init"; wait "$helper_pid" 2>/dev/null; helper_pid=
 
+# A -r cover over part of a -w path stays on its directory when the host
+# renames it (an atomic configuration swap), as a bind mount does: the jail
+# cannot write that directory through the -w path below the cover.
+mkdir -p "$tmp/www/conf"
+start_jail -w "$tmp/www:/www" -r "$tmp/www/conf:/www/conf" -r "$P/probe" -- "$P/probe" sleep
+check "-r cover over a -w path: read-only" out_is EROFS \
+	"$U" --join "$marker" -- "$P/probe" write /www/conf/x
+mv "$tmp/www/conf" "$tmp/www/conf.old" && mkdir "$tmp/www/conf"
+# The old name looked up first: with jailfs, its revalidation.
+"$U" --join "$marker" -- "$P/probe" open /www/conf >/dev/null 2>&1
+check "  still read-only after a host rename of the covered directory" out_is EROFS \
+	"$U" --join "$marker" -- "$P/probe" write /www/conf.old/x
+check "  nothing written in it on the host" test ! -e "$tmp/www/conf.old/x"
+check "  the rest of the -w path writable" out_is ok \
+	"$U" --join "$marker" -- "$P/probe" write /www/y
+kill -TERM "$jail_pid"; wait "$jail_pid"
+
+# A member's bare command name: a copy the jail can write (planted early in
+# the search path by the service) is not taken for the read-only one.
+mkdir -p "$tmp/lsbin"
+start_jail -w "$tmp/lsbin:/usr/local/sbin" -r "$P/probe:/usr/bin/probe" -- "$P/probe" sleep
+printf '#!/usr/bin/probe id\n' >"$tmp/lsbin/probe"; chmod 755 "$tmp/lsbin/probe"
+check "--join: a bare name skips the copy the jail can write" rc_is 7 \
+	"$U" --join "$marker" -- probe exit 7
+cp "$P/probe" "$tmp/lsbin/onlyhere"
+check "  only such a copy: 127" rc_is 127 "$U" --join "$marker" -- onlyhere exit 0
+check "  message says why" err_has "onlyhere: the jail $marker has it only where the jail can write it"
+check "  its path runs it" rc_is 3 "$U" --join "$marker" -- /usr/local/sbin/onlyhere exit 3
+kill -TERM "$jail_pid"; wait "$jail_pid"
+
 # ---- shared jails: ujail --join NAME ----
 # Records of named jails are in $tmp/run (UJAIL_RUNDIR, set at the top), but
 # for one look at the default.
@@ -665,9 +734,12 @@ check "  its exit status" rc_is 7 sj -- "$P/probe" exit 7
 check "  a bare name found in the jail's PATH" rc_is 127 sj -- probe exit 0
 check "  message: not in the jail" err_has "probe: no such executable in the jail $marker"
 check "  a dynamic member runs on the jail's libraries" rc_is 0 sj -- "$P/probe-glibc" exit 0
-check "dynamic member with -S, no shim in the jail: 1" rc_is 1 \
-	sj -S "$tmp/deny.json" -- "$P/probe-glibc" exit 0
-check "  message names the shim" err_has "has no seccomp shim"
+# A member's filter is in force from its execve() on, dynamic or static: the
+# jail's loader, libraries and constructors run under it (no shim needed).
+check "dynamic member with -S: its own policy" out_is EACCES \
+	sj -S "$tmp/deny.json" -- "$P/probe-glibc" mkdir /y
+check "  in force at its execve: a policy denying it stops the member" rc_is 127 \
+	sj -S "$tmp/noexec.json" -- "$P/probe-glibc" exit 0
 "$U" --join "$marker" -- "$P/probe" sleep "$marker" >/dev/null 2>&1 & member_pid=$!
 sleep 0.3
 kill -TERM "$member_pid"; wait "$member_pid"; rc=$?
@@ -686,6 +758,22 @@ check "--join PID (a ujail's) joins that one" out_is "$(readlink "/proc/$first_s
 	"$U" --join "$first_jail" -- "$P/probe" ns mnt
 check "--join NAME@PID too" out_is "$(readlink "/proc/$first_service/ns/mnt")" \
 	"$U" --join "$marker@$first_jail" -- "$P/probe" ns mnt
+# The first jail's record, its pid now another process's that calls itself
+# the jail's keeper (what a reused pid looks like) and holds the record
+# locked: --join refuses it.
+forged=$marker-forged
+: >"$tmp/run/$forged@$$"
+"$P/probe" forge-keeper "$forged" "$tmp/run/$forged@$$" >/dev/null 2>&1 & forger=$!
+for _ in $(seq 50); do
+	case $(tr '\0' ' ' <"/proc/$forger/cmdline") in "ujail-keeper init"*) break ;; esac
+	sleep 0.1
+done
+{ echo "$forger"; echo; sed -n 3p "$tmp/run/$marker@$first_jail"; } >"$tmp/run/$forged@$$"
+check "--join a record whose PID 1's pid was reused: 1" rc_is 1 \
+	"$U" --join "$forged" -- "$P/probe" ns mnt
+check "  message: not the jail's PID 1" err_has "is not the jail's PID 1 any more"
+kill "$forger"; wait "$forger" 2>/dev/null
+rm -f "$tmp/run/$forged@$$"
 kill -TERM "$second_jail"; wait "$second_jail" 2>/dev/null
 check "  its record removed at its end" test ! -e "$tmp/run/$marker@$second_jail"
 check "  the first jail is untouched" kill -0 "$jail_pid"

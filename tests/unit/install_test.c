@@ -2,19 +2,22 @@
 /*
  * install.c: reading program files, the rewrite of LOG_ERRNO returns for
  * each mode, the listener handoff prefix, and real installs in children
- * (errno-log, and notify with a policy that denies the handoff's own calls).
+ * (errno-log, and notify with a policy that denies the handoff's own calls,
+ * after which sendmsg() on the handoff socket's number is the policy's).
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "bpf.h"
+#include "fdpass.h"
 #include "install.h"
 #include "tap.h"
 #include "test_util.h"
@@ -22,7 +25,7 @@
 #define ARCH_OFF offsetof(struct seccomp_data, arch)
 #define NR_OFF offsetof(struct seccomp_data, nr)
 
-/* Allow everything but @nr1 and @nr2 (-> @ret) and getuid (-> LOG_ERRNO 13). */
+/* Allow everything but sendmsg, close, seccomp (LOG_ERRNO 1) and getuid (LOG_ERRNO 13). */
 static struct sock_filter policy[] = {
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARCH_OFF),
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0 /* native, set in main */, 1, 0),
@@ -30,8 +33,9 @@ static struct sock_filter policy[] = {
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFF),
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getuid, 0, 1),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG_ERRNO | 13),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sendmsg, 2, 0),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close, 1, 0),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sendmsg, 3, 0),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close, 2, 0),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 1, 0),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG_ERRNO | 1),
 };
@@ -119,7 +123,7 @@ static void test_read(void)
 
 	expect_read_error(&img, 10, "truncated header", "10 bytes");
 	expect_read_error(&img, 0, "truncated header", "empty file");
-	expect_read_error(&img, full - 5, "truncated: 9 of 10", "a partial instruction");
+	expect_read_error(&img, full - 5, "truncated: 10 of 11", "a partial instruction");
 	img.extra = 'x';
 	expect_read_error(&img, full + 1, "data after", "trailing byte");
 	img.h.magic[0] = 'X';
@@ -141,16 +145,22 @@ static void test_read(void)
 
 /* ---- the filter as loaded ---- */
 
-static uint32_t run(const struct sock_filter *insns, size_t len, uint32_t arch,
-		    uint32_t nr, uint64_t arg0)
+static uint32_t run2(const struct sock_filter *insns, size_t len, uint32_t arch,
+		     uint32_t nr, uint64_t arg0, uint64_t arg1)
 {
-	struct seccomp_data d = { .nr = (int)nr, .arch = arch, .args = { arg0 } };
+	struct seccomp_data d = { .nr = (int)nr, .arch = arch, .args = { arg0, arg1 } };
 	char err[128];
 	uint32_t ret = 0xdead;
 
 	if (ujs_bpf_run(insns, len, &d, &ret, err, sizeof(err)))
 		bail("%s", err);
 	return ret;
+}
+
+static uint32_t run(const struct sock_filter *insns, size_t len, uint32_t arch,
+		    uint32_t nr, uint64_t arg0)
+{
+	return run2(insns, len, arch, nr, arg0, 0);
 }
 
 static void test_rewrite(void)
@@ -167,9 +177,9 @@ static void test_rewrite(void)
 
 	ujs_filter_build(&p, UJS_MODE_ERRNO_LOG, -1, -1, out, &len, err, sizeof(err));
 	ok(len == POLICY_LEN && out[5].k == (SECCOMP_RET_ERRNO | 13) &&
-	   out[9].k == (SECCOMP_RET_ERRNO | 1),
+	   out[10].k == (SECCOMP_RET_ERRNO | 1),
 	   "errno-log: LOG_ERRNO returns become ERRNO with the same errno");
-	ok(out[2].k == SECCOMP_RET_KILL_PROCESS && out[8].k == SECCOMP_RET_ALLOW &&
+	ok(out[2].k == SECCOMP_RET_KILL_PROCESS && out[9].k == SECCOMP_RET_ALLOW &&
 	   memcmp(out, policy, 5 * sizeof(*out)) == 0,
 	   "errno-log: other instructions are untouched");
 
@@ -184,6 +194,14 @@ static void test_rewrite(void)
 	   run(out, len, arch, SYS_close, 3) == SECCOMP_RET_ALLOW &&
 	   run(out, len, arch, SYS_exit_group, 0) == SECCOMP_RET_ALLOW,
 	   "prefix allows sendmsg(sock), close(sock), close(listener), exit_group");
+	ok(run2(out, len, arch, SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		SECCOMP_FILTER_FLAG_TSYNC) == SECCOMP_RET_ALLOW,
+	   "prefix allows seccomp(SET_MODE_FILTER) for the seal");
+	ok(run2(out, len, arch, SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		SECCOMP_FILTER_FLAG_NEW_LISTENER) == SECCOMP_RET_USER_NOTIF &&
+	   run2(out, len, arch, SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0) ==
+	   SECCOMP_RET_USER_NOTIF,
+	   "prefix: seccomp() with a listener of its own, or another op, goes to the policy");
 	ok(run(out, len, arch, SYS_sendmsg, 3) == SECCOMP_RET_USER_NOTIF &&
 	   run(out, len, arch, SYS_sendmsg, 1000 | (1ULL << 32)) == SECCOMP_RET_USER_NOTIF &&
 	   run(out, len, arch, SYS_close, 4) == SECCOMP_RET_USER_NOTIF &&
@@ -196,6 +214,25 @@ static void test_rewrite(void)
 	ok(ujs_bpf_const_allow(out, len, arch, SYS_getppid) &&
 	   !ujs_bpf_const_allow(out, len, arch, SYS_close),
 	   "prefix keeps the kernel's constant-action cache for other calls");
+
+	ujs_seal_build(&p, 1000, 3, out, &len);
+	ok(len == POLICY_LEN + UJS_SEAL_PREFIX_LEN && ujs_bpf_validate(out, len, err, sizeof(err)) == 0,
+	   "seal: the prefix and the program; the kernel's checks pass (%s)", err);
+	ok(run(out, len, arch, SYS_sendmsg, 1000) == (SECCOMP_RET_ERRNO | 1) &&
+	   run(out, len, arch, SYS_close, 1000) == (SECCOMP_RET_ERRNO | 1) &&
+	   run(out, len, arch, SYS_close, 3) == (SECCOMP_RET_ERRNO | 1) &&
+	   run2(out, len, arch, SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0) ==
+	   (SECCOMP_RET_ERRNO | 1),
+	   "seal: the handoff's calls get the policy's errno again (no sendmsg hole on the "
+	   "socket's number)");
+	ok(run(out, len, arch, SYS_sendmsg, 4) == SECCOMP_RET_ALLOW &&
+	   run(out, len, arch, SYS_getuid, 0) == SECCOMP_RET_ALLOW &&
+	   run(out, len, arch, SYS_exit_group, 0) == SECCOMP_RET_ALLOW &&
+	   run(out, len, arch ^ 1, SYS_sendmsg, 1000) == SECCOMP_RET_ALLOW,
+	   "seal: other calls are left to the first filter");
+	ok(ujs_bpf_const_allow(out, len, arch, SYS_getppid) &&
+	   !ujs_bpf_const_allow(out, len, arch, SYS_sendmsg),
+	   "seal keeps the kernel's constant-action cache for other calls");
 
 	p.count = BPF_MAXINSNS - UJS_HANDOFF_PREFIX_LEN + 1;
 	ok(ujs_filter_build(&p, UJS_MODE_NOTIFY, 1000, 3, out, &len, err, sizeof(err)) == -1 &&
@@ -297,6 +334,45 @@ static int answer_one(int listener, int error)
 	return req.data.nr;
 }
 
+/* The number the handoff moves its socket to (install.c). */
+static int handoff_sock_number(void)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+	    lim.rlim_cur < 1024)
+		return (int)lim.rlim_cur - 1;
+	return 1023;
+}
+
+/*
+ * Child: install in notify mode, then sendmsg() a descriptor over the
+ * handoff socket's number and call getuid(); exits with sendmsg's errno
+ * * 100 + getuid's (99: the descriptor was sent).
+ */
+static void notify_child(int sock)
+{
+	struct ujs_loaded_program p = policy_program();
+	int pair[2], high = handoff_sock_number(), sendmsg_errno;
+	struct ujs_fd_msg m;
+	char err[256];
+
+	alarm(10);
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, pair))
+		_exit(98);
+	if (ujs_install_mode(&p, UJS_MODE_NOTIFY, sock, err, sizeof(err)) != UJS_MODE_NOTIFY)
+		_exit(100);
+	if (dup2(pair[0], high) != high)
+		_exit(97);
+	ujs_fd_msg_init(&m, 0);
+	if (sendmsg(high, &m.msg, 0) >= 0)
+		_exit(99);
+	sendmsg_errno = errno;
+	if (syscall(SYS_getuid) != -1)
+		_exit(101);
+	_exit(sendmsg_errno * 100 + errno);
+}
+
 static void test_install_notify(void)
 {
 	int sv[2], listener, nr;
@@ -307,14 +383,17 @@ static void test_install_notify(void)
 	pid = fork();
 	if (pid == 0) {
 		close(sv[0]);
-		install_child(UJS_MODE_NOTIFY, sv[1]);
+		notify_child(sv[1]);
 	}
 	close(sv[1]);
 	listener = receive_fd(sv[0]);
-	ok(listener >= 0, "notify install: the listener arrives although the policy denies sendmsg and close");
+	ok(listener >= 0, "notify install: the listener arrives although the policy denies "
+	   "sendmsg, close and seccomp");
 	nr = listener >= 0 ? answer_one(listener, 42) : -1;
-	ok(nr == SYS_getuid, "notify install: the denied getuid comes to the supervisor (nr %d)", nr);
-	ok(wait_status(pid) == 42, "notify install: the supervisor's errno is the result");
+	ok(nr == SYS_getuid, "notify install: the denied getuid comes to the supervisor (nr %d)",
+	   nr);
+	ok(wait_status(pid) == 142, "notify install: sendmsg() of a descriptor over the "
+	   "socket's number gets the policy's EPERM, getuid the supervisor's errno");
 	if (listener >= 0)
 		close(listener);
 	close(sv[0]);

@@ -14,13 +14,17 @@
  *   - close(L), L the listener's number, predicted before loading as the
  *     lowest free descriptor (the kernel's choice); another number means we
  *     cannot close the listener safely, and we stop;
+ *   - seccomp(SECCOMP_SET_MODE_FILTER) without a listener of its own, for
+ *     the seal below;
  *   - exit_group(), so that a failure can always end the process.
- * Residual effect: the filter cannot be removed, so for the whole life of
- * the process sendmsg() on descriptor S, close() of S and L, and exit_group()
- * are allowed whatever the policy says. S and L are closed when the handoff
- * is over; the hole matters only to a descriptor that later gets number S
- * (a high one, so rarely) or L, and closing or exiting harms no one else.
- * The argument checks make close() and sendmsg() uncacheable by the kernel.
+ * A filter cannot be removed, but a second one can overrule it: once the
+ * listener is handed over and S and L are closed, the seal is loaded. It
+ * gives those calls (but exit_group) the policy's answer again, as in
+ * errno-log mode: the errno without the supervisor's log line (the kernel
+ * logs it). So nothing stays allowed for the life of the process that the
+ * policy denies: no sendmsg() of descriptors on a descriptor that later
+ * gets number S (dup2(sock, S) is all it would take). The argument checks
+ * make close(), sendmsg() and seccomp() uncacheable by the kernel.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -242,40 +246,93 @@ static uint32_t rewrite_ret(uint32_t k, enum ujs_mode mode)
 #define ARG0_HI offsetof(struct seccomp_data, args[0])
 #endif
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG1_LO offsetof(struct seccomp_data, args[1])
+#else
+#define ARG1_LO (offsetof(struct seccomp_data, args[1]) + 4)
+#endif
+
 #define LD(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)(off))
 #define JEQ(k, jt, jf) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(k), jt, jf)
+#define JSET(k, jt, jf) BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, (uint32_t)(k), jt, jf)
 
 /*
  * The handoff prefix (see the top of the file). Every path that allows
  * nothing ends at its last instruction, which sets A back to 0 so that the
  * policy starts in the state the kernel starts a filter in. Only loads of
- * nr/arch, JEQ and AND: the kernel's constant-action cache still works for
- * every other syscall.
+ * nr/arch/args, JEQ, JSET and AND: the kernel's constant-action cache still
+ * works for every other syscall.
  */
 static void handoff_prefix(struct sock_filter *out, uint32_t arch, int sock,
 			   int listener)
 {
 	const struct sock_filter prefix[UJS_HANDOFF_PREFIX_LEN] = {
 		/* 0 */ LD(offsetof(struct seccomp_data, arch)),
-		/* 1 */ JEQ(arch, 0, 14),
+		/* 1 */ JEQ(arch, 0, 19),
 		/* 2 */ LD(offsetof(struct seccomp_data, nr)),
-		/* 3 */ JEQ(SYS_exit_group, 11, 0),
-		/* 4 */ JEQ(SYS_sendmsg, 0, 4),
-		/* 5 */ LD(ARG0_HI),
-		/* 6 */ JEQ(0, 0, 9),
+		/* 3 */ JEQ(SYS_exit_group, 16, 0),
+		/* 4 */ JEQ(SYS_seccomp, 0, 4),
+		/* 5 */ LD(ARG1_LO),	/* the kernel reads 32 bits of op and flags */
+		/* 6 */ JSET(SECCOMP_FILTER_FLAG_NEW_LISTENER, 14, 0),
 		/* 7 */ LD(ARG0_LO),
-		/* 8 */ JEQ(sock, 6, 7),
-		/* 9 */ JEQ(SYS_close, 0, 6),
+		/* 8 */ JEQ(SECCOMP_SET_MODE_FILTER, 11, 12),
+		/* 9 */ JEQ(SYS_sendmsg, 0, 4),
 		/* 10 */ LD(ARG0_HI),
-		/* 11 */ JEQ(0, 0, 4),
+		/* 11 */ JEQ(0, 0, 9),
 		/* 12 */ LD(ARG0_LO),
-		/* 13 */ JEQ(sock, 1, 0),
-		/* 14 */ JEQ(listener, 0, 1),
-		/* 15 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		/* 16 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0),
+		/* 13 */ JEQ(sock, 6, 7),
+		/* 14 */ JEQ(SYS_close, 0, 6),
+		/* 15 */ LD(ARG0_HI),
+		/* 16 */ JEQ(0, 0, 4),
+		/* 17 */ LD(ARG0_LO),
+		/* 18 */ JEQ(sock, 1, 0),
+		/* 19 */ JEQ(listener, 0, 1),
+		/* 20 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* 21 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0),
 	};
 
 	memcpy(out, prefix, sizeof(prefix));
+}
+
+/*
+ * The seal's prefix: the calls the handoff prefix lets through (but
+ * exit_group) go on to the policy, every other call is allowed here (the
+ * handoff filter has decided it already).
+ */
+static void seal_prefix(struct sock_filter *out, uint32_t arch, int sock,
+			int listener)
+{
+	const struct sock_filter prefix[UJS_SEAL_PREFIX_LEN] = {
+		/* 0 */ LD(offsetof(struct seccomp_data, arch)),
+		/* 1 */ JEQ(arch, 0, 9),
+		/* 2 */ LD(offsetof(struct seccomp_data, nr)),
+		/* 3 */ JEQ(SYS_seccomp, 8, 0),
+		/* 4 */ JEQ(SYS_sendmsg, 1, 0),
+		/* 5 */ JEQ(SYS_close, 0, 5),
+		/* 6 */ LD(ARG0_HI),
+		/* 7 */ JEQ(0, 0, 3),
+		/* 8 */ LD(ARG0_LO),
+		/* 9 */ JEQ(sock, 2, 0),
+		/* 10 */ JEQ(listener, 1, 0),
+		/* 11 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* 12 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0),
+	};
+
+	memcpy(out, prefix, sizeof(prefix));
+}
+
+/* @prog after @skip instructions of @out, its LOG_ERRNO returns for @mode. */
+static void copy_program(const struct ujs_loaded_program *prog, enum ujs_mode mode,
+			 struct sock_filter *out, size_t skip, size_t *len)
+{
+	for (size_t i = 0; i < prog->count; i++) {
+		struct sock_filter insn = prog->insns[i];
+
+		if (BPF_CLASS(insn.code) == BPF_RET && BPF_RVAL(insn.code) == BPF_K)
+			insn.k = rewrite_ret(insn.k, mode);
+		out[skip + i] = insn;
+	}
+	*len = skip + prog->count;
 }
 
 int ujs_filter_build(const struct ujs_loaded_program *prog, enum ujs_mode mode,
@@ -290,14 +347,17 @@ int ujs_filter_build(const struct ujs_loaded_program *prog, enum ujs_mode mode,
 				BPF_MAXINSNS);
 	if (skip)
 		handoff_prefix(out, ujs_native_audit_arch(), sock, listener);
-	for (size_t i = 0; i < prog->count; i++) {
-		struct sock_filter insn = prog->insns[i];
+	copy_program(prog, mode, out, skip, len);
+	return 0;
+}
 
-		if (BPF_CLASS(insn.code) == BPF_RET && BPF_RVAL(insn.code) == BPF_K)
-			insn.k = rewrite_ret(insn.k, mode);
-		out[skip + i] = insn;
-	}
-	*len = skip + prog->count;
+int ujs_seal_build(const struct ujs_loaded_program *prog, int sock, int listener,
+		   struct sock_filter *out, size_t *len)
+{
+	if (prog->count == 0 || UJS_SEAL_PREFIX_LEN + prog->count > BPF_MAXINSNS)
+		return -1;
+	seal_prefix(out, ujs_native_audit_arch(), sock, listener);
+	copy_program(prog, UJS_MODE_ERRNO_LOG, out, UJS_SEAL_PREFIX_LEN, len);
 	return 0;
 }
 
@@ -413,6 +473,20 @@ static void die_filtered(bool safe_to_write, const char *msg)
 		syscall(SYS_exit_group, 127);
 }
 
+/*
+ * The handoff's calls get the policy's answer again (see the top). The
+ * handoff filter lets this seccomp() through; a failure ends the process.
+ */
+static void seal(const struct ujs_loaded_program *prog, int sock, int listener)
+{
+	size_t len = 0;
+
+	if (ujs_seal_build(prog, sock, listener, filter_buf, &len) < 0 ||
+	    load_filter(filter_buf, len, ujs_filter_flags(prog, UJS_MODE_ERRNO_LOG)) != 0)
+		die_filtered(true, "seccomp install: cannot load the filter that ends the "
+			     "handoff's exceptions\n");
+}
+
 static int install_notify(const struct ujs_loaded_program *prog, int sock,
 			  char *err, size_t errlen)
 {
@@ -447,6 +521,7 @@ static int install_notify(const struct ujs_loaded_program *prog, int sock,
 	syscall(SYS_close, sock);
 	if (sent < 0)
 		die_filtered(true, "seccomp install: cannot hand the listener to the supervisor\n");
+	seal(prog, sock, (int)listener_expected);
 	return UJS_MODE_NOTIFY;
 }
 

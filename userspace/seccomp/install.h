@@ -74,10 +74,19 @@ int ujs_install_mode(struct ujs_loaded_program *prog, enum ujs_mode mode,
  * handoff prefix for @sock and @listener in front. @out has room for
  * BPF_MAXINSNS instructions.
  */
-#define UJS_HANDOFF_PREFIX_LEN 17
+#define UJS_HANDOFF_PREFIX_LEN 22
 int ujs_filter_build(const struct ujs_loaded_program *prog, enum ujs_mode mode,
 		     int sock, int listener, struct sock_filter *out,
 		     size_t *len, char *err, size_t errlen);
+/*
+ * The seal loaded after the handoff (NOTIFY mode): the calls the handoff
+ * prefix lets through (but exit_group) get @prog's answer, its LOG_ERRNO
+ * returns as ERRNO; every other call is allowed (decided by the first
+ * filter). 0, or -1 if @prog is too long.
+ */
+#define UJS_SEAL_PREFIX_LEN 13
+int ujs_seal_build(const struct ujs_loaded_program *prog, int sock, int listener,
+		   struct sock_filter *out, size_t *len);
 /* SECCOMP_FILTER_FLAG_* for @prog in @mode. */
 unsigned long ujs_filter_flags(const struct ujs_loaded_program *prog,
 			       enum ujs_mode mode);

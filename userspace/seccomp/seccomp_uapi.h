@@ -42,6 +42,7 @@ struct seccomp_data {
 #define BPF_ABS		0x20
 #define BPF_AND		0x50
 #define BPF_JEQ		0x10
+#define BPF_JSET	0x40
 #define BPF_K		0x00
 #define BPF_RVAL(code)	((code) & 0x18)
 #define BPF_MAXINSNS	4096

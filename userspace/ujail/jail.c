@@ -32,6 +32,7 @@
 #include "load.h"
 #include "plan_paths.h"
 #include "rootfs.h"
+#include "idrange.h"
 #include "userns.h"
 
 #define STUB_STACK_SIZE (1024 * 1024)
@@ -159,6 +160,21 @@ static int map_user_as_procd(struct jail_plan *p, struct jail_idmap *uid,
 	return 0;
 }
 
+/* -f alone: the jail's own range (idrange.h), else 65534. */
+static int map_jail_range(struct jail_plan *p, struct jail_idmap *uid,
+			  struct jail_idmap *gid, char *err, size_t errlen)
+{
+	struct jail_idrange r;
+
+	if (jail_idrange_pick(p->name, &r, err, errlen))
+		return -1;
+	if (r.found) {
+		*uid = *gid = r.map;
+		p->idrange_fd = r.lock_fd;
+	}
+	return 0;
+}
+
 /*
  * -f: the ids the service takes are the jail's, 0 unless -U/-G say
  * otherwise, and must be inside the maps.
@@ -169,9 +185,11 @@ int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 	struct jail_idmap uid = jail_idmap_parse(o->uid_map);
 	struct jail_idmap gid = o->gid_map ? jail_idmap_parse(o->gid_map) : uid;
 	struct jail_creds *c = &p->creds;
+	bool mapped = o->uid_map || o->gid_map, as_procd = c->set_uid || c->set_gid;
 
-	if (!o->uid_map && !o->gid_map && (c->set_uid || c->set_gid) &&
-	    map_user_as_procd(p, &uid, &gid, err, errlen))
+	if (!mapped && as_procd && map_user_as_procd(p, &uid, &gid, err, errlen))
+		return -1;
+	if (!mapped && !as_procd && map_jail_range(p, &uid, &gid, err, errlen))
 		return -1;
 	if (!c->set_uid) {
 		c->set_uid = true;
@@ -281,6 +299,8 @@ static void plan_free(struct jail_plan *p)
 		close(p->keeper_fd);
 	if (p->userns_fd >= 0)
 		close(p->userns_fd);
+	if (p->idrange_fd >= 0)
+		close(p->idrange_fd);
 	jail_record_abandon(&p->record);
 	for (int i = 0; i < 2; i++) {
 		if (p->status_sock[i] >= 0)
@@ -353,6 +373,9 @@ static int run_jail(struct jail_plan *p)
 	if (p->record.fd >= 0 && jail_record_write(&p->record, stub, cgroup, err, sizeof(err))) {
 		jail_msg(p, "%s; stopping the jail", err);
 	} else {
+		/* The watcher holds the pool id's lock for as long as the jail runs. */
+		if (p->idrange_fd >= 0)
+			fcntl(p->idrange_fd, F_SETFD, 0);
 		jail_keeper_exec_watch(p->keeper_fd, &watch);
 		jail_msg(p, "exec ujail-keeper: %s; stopping the jail", strerror(errno));
 	}
@@ -368,7 +391,7 @@ int jail_run(const struct jail_opts *o)
 {
 	struct jail_plan p = {
 		.o = o, .status_sock = { -1, -1 }, .parent_alive = { -1, -1 }, .keeper_fd = -1,
-		.userns_fd = -1,
+		.userns_fd = -1, .idrange_fd = -1,
 		.veth.host_netns = -1,
 		.cgroup = { .dir_fd = -1 },
 		.record.fd = -1,

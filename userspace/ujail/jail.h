@@ -62,6 +62,7 @@ struct jail_plan {
 	int parent_alive[2];		/* [1] held by the outer only: EOF = it died */
 	int keeper_fd;			/* ujail-keeper, O_PATH */
 	int userns_fd;			/* -f: the service's user namespace, or -1 */
+	int idrange_fd;			/* -f: the pool id's lock (idrange.h), or -1 */
 	const struct stage_ops *fs_ops;	/* --fs: the root's stage backend */
 	struct jail_cgroup cgroup;	/* the limits: the jail's own cgroup */
 	struct jail_record record;	/* -n NAME: the record --join finds */

@@ -30,8 +30,11 @@
 #define INIT_WAIT_MS 5000	/* from the record to the jail's keeper */
 #define INIT_POLL_MS 10
 #define UJ_RESOLVE_IN_ROOT 0x10
+#ifndef SYS_faccessat2
+#define SYS_faccessat2 439
+#endif
 
-/* Where a bare command name is looked for in the jail. */
+/* Where a bare command name is looked for in the jail (find_bare_command()). */
 static const char *const jail_path[] = {
 	"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin",
 };
@@ -62,7 +65,11 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Is process @pid "ujail-keeper init @name ..."? */
+/*
+ * Is process @pid "ujail-keeper init @name ..."? Anyone can write such a
+ * command line: it only tells that the jail has started, once
+ * check_identity() found the process to be the jail's PID 1.
+ */
 static bool is_keeper_init(pid_t pid, const char *name)
 {
 	char path[64], cmd[512], want[512];
@@ -80,6 +87,32 @@ static bool is_keeper_init(pid_t pid, const char *name)
 	       !memcmp(cmd, want, (size_t)want_len);
 }
 
+/* Our pidfd's process is still alive: what /proc/PID showed us was its. */
+static bool init_alive(const struct member *m)
+{
+	return syscall(SYS_pidfd_send_signal, m->pidfd, 0, NULL, 0) == 0;
+}
+
+/*
+ * The pid may have been reused since the record was read (the jail ended
+ * meanwhile): the process must have the start time and the pid namespace
+ * the record gives, which no other process can have.
+ */
+static int check_identity(const struct member *m, char *err, size_t errlen)
+{
+	const struct jail_pid_identity *want = &m->info.init_id;
+	struct jail_pid_identity id;
+
+	if (jail_pid_identity_read(m->info.init_pid, &id) < 0 || !init_alive(m))
+		return ujs_fail(err, errlen, "--join %s: the jail ended", m->info.name);
+	if (id.start_time != want->start_time || id.pidns_ino != want->pidns_ino)
+		return ujs_fail(err, errlen, "--join %s: host pid %d is not the jail's PID 1 "
+				"any more (started at %llu, not %llu; pid namespace %llu, not "
+				"%llu): the jail ended", m->info.name, (int)m->info.init_pid,
+				id.start_time, want->start_time, id.pidns_ino, want->pidns_ino);
+	return 0;
+}
+
 /* The record names a live PID 1; once the jail runs, it is the keeper. */
 static int open_jail_init(struct member *m, char *err, size_t errlen)
 {
@@ -90,8 +123,10 @@ static int open_jail_init(struct member *m, char *err, size_t errlen)
 	if (m->pidfd < 0)
 		return ujs_fail(err, errlen, "--join %s: its PID 1 (host pid %d) is gone: %s",
 				name, (int)pid, strerror(errno));
+	if (check_identity(m, err, errlen))
+		return -1;
 	for (long waited = 0; !is_keeper_init(pid, name); waited += INIT_POLL_MS) {
-		if (syscall(SYS_pidfd_send_signal, m->pidfd, 0, NULL, 0) < 0)
+		if (!init_alive(m))
 			return ujs_fail(err, errlen, "--join %s: the jail ended", name);
 		if (waited >= INIT_WAIT_MS)
 			return ujs_fail(err, errlen, "--join %s: host pid %d is not the jail's "
@@ -141,43 +176,81 @@ static int open_in_jail(struct member *m, const char *path)
 	return fd;
 }
 
+/*
+ * Can the jail write the file at @fd? Its mount or jailfs entry is not
+ * read-only (root, we pass any other check): the jail's service may have
+ * put it there.
+ */
+static bool jail_can_write(int fd)
+{
+	return syscall(SYS_faccessat2, fd, "", W_OK, AT_EMPTY_PATH | AT_EACCESS) == 0 ||
+	       errno != EROFS;
+}
+
+/*
+ * A bare name in jail_path[], in order, skipping copies the jail can
+ * write: one the service planted early in the path (/usr/local/sbin) is
+ * not taken for the program staged read-only later in it.
+ */
+static int find_bare_command(struct member *m, const char *cmd, bool *skipped)
+{
+	char *exe = m->p.exe;
+	size_t len = sizeof(m->p.exe);
+
+	for (size_t i = 0; i < sizeof(jail_path) / sizeof(jail_path[0]); i++) {
+		int fd;
+
+		if ((size_t)snprintf(exe, len, "%s/%s", jail_path[i], cmd) >= len)
+			continue;
+		fd = open_in_jail(m, exe);
+		if (fd >= 0 && jail_can_write(fd)) {
+			close(fd);
+			*skipped = true;
+			continue;
+		}
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
 /* COMMAND as the jail has it: a path from its root, or a name in jail_path[]. */
 static int find_command(struct member *m, char *err, size_t errlen)
 {
 	const char *cmd = m->p.o->argv[0];
-	char *exe = m->p.exe;
-	size_t len = sizeof(m->p.exe);
+	bool skipped = false;
 
 	if (strchr(cmd, '/')) {
-		snprintf(exe, len, "%s%s", cmd[0] == '/' ? "" : "/", cmd);
-		m->exe_fd = open_in_jail(m, exe);
+		snprintf(m->p.exe, sizeof(m->p.exe), "%s%s", cmd[0] == '/' ? "" : "/", cmd);
+		m->exe_fd = open_in_jail(m, m->p.exe);
+	} else {
+		m->exe_fd = find_bare_command(m, cmd, &skipped);
 	}
-	for (size_t i = 0; !strchr(cmd, '/') && m->exe_fd < 0 &&
-	     i < sizeof(jail_path) / sizeof(jail_path[0]); i++) {
-		if ((size_t)snprintf(exe, len, "%s/%s", jail_path[i], cmd) < len)
-			m->exe_fd = open_in_jail(m, exe);
-	}
+	if (m->exe_fd < 0 && skipped)
+		return ujs_fail(err, errlen, "%s: the jail %s has it only where the jail can write "
+				"it, not taken for a bare name (give its path)", cmd, m->p.name);
 	if (m->exe_fd < 0)
 		return ujs_fail(err, errlen, "%s: no such executable in the jail %s (its root "
 				"has what it was started with: -r/-w)", cmd, m->p.name);
 	return 0;
 }
 
-/* A dynamic program loads the filter through the shim: the jail must have it. */
-static int check_shim(struct member *m, char *err, size_t errlen)
+/*
+ * The member's filter is installed right before execve(), whatever the
+ * program: its dynamic loader, libraries and constructors come from the
+ * jail, which the jail's service may have written, and must not run
+ * before the filter as they would with the shim (installed before main()).
+ */
+static void filter_before_exec(struct member *m)
 {
-	struct uj_open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = UJ_RESOLVE_IN_ROOT };
-	int fd;
+	struct jail_seccomp *sc = &m->p.seccomp;
 
-	if (!m->p.seccomp.enabled || !m->p.seccomp.dynamic)
-		return 0;
-	fd = (int)syscall(SYS_openat2, m->root_fd, m->p.seccomp.shim, &how, sizeof(how));
-	if (fd < 0)
-		return ujs_fail(err, errlen, "-S: the jail %s has no seccomp shim %s for the "
-				"dynamic %s (a jail started with -S has it; or join with a "
-				"static program)", m->p.name, m->p.seccomp.shim, m->p.exe);
-	close(fd);
-	return 0;
+	if (!sc->enabled || !sc->dynamic)
+		return;
+	sc->dynamic = false;
+	if (sc->memfd >= 0)
+		close(sc->memfd);
+	sc->memfd = -1;
 }
 
 static int open_cgroup(struct member *m, char *err, size_t errlen)
@@ -215,9 +288,9 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 				 err, errlen) ||
 	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, jail_caps_bounding(&m->p.caps),
 				   m->p.baseline.on, exe_path, self, &unused, err, errlen) ||
-	      check_shim(m, err, errlen) ||
 	      (jail_userns_wanted(o) && jail_plan_userns(&m->p, err, errlen));
 	path_set_free(&unused);
+	filter_before_exec(m);
 	return ret ? -1 : 0;
 }
 
@@ -229,11 +302,18 @@ static int plan_member(struct member *m)
 	if (jail_record_read(m->p.name, &m->info, err, sizeof(err)) ||
 	    open_jail_init(m, err, sizeof(err)))
 		goto fail;
+	/* Its messages and its -f range (idrange.h) are the jail's name's. */
+	m->p.name = m->info.name;
 	plan_namespaces(m);
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)m->info.init_pid);
 	m->root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (m->root_fd < 0) {
 		ujs_fail(err, sizeof(err), "--join %s: %s: %s", m->p.name, root, strerror(errno));
+		goto fail;
+	}
+	/* Alive after those looks at /proc/PID: they were at the jail's PID 1. */
+	if (!init_alive(m)) {
+		ujs_fail(err, sizeof(err), "--join %s: the jail ended", m->p.name);
 		goto fail;
 	}
 	if (find_command(m, err, sizeof(err))) {
@@ -338,6 +418,9 @@ static int start_member(struct member *m)
 		close(sc->notify_sock[1]);
 		sc->notify_sock[1] = -1;
 	}
+	/* The member's keeper holds its pool id's lock (idrange.h) while it runs. */
+	if (m->p.idrange_fd >= 0)
+		fcntl(m->p.idrange_fd, F_SETFD, 0);
 	jail_keeper_exec_init(m->p.keeper_fd, m->p.name, pid, notify ? sc->notify_sock[0] : -1,
 			      notify ? sc->keeper_fd : -1);
 	jail_msg(&m->p, "exec ujail-keeper: %s; stopping the member", strerror(errno));
@@ -350,6 +433,7 @@ static void member_free(struct member *m)
 {
 	int fds[] = {
 		m->pidfd, m->root_fd, m->exe_fd, m->cgroup.dir_fd, m->p.keeper_fd, m->p.userns_fd,
+		m->p.idrange_fd,
 		m->p.status_sock[0], m->p.status_sock[1],
 	};
 
@@ -369,6 +453,7 @@ int jail_join_run(const struct jail_opts *o)
 		.p = {
 			.o = o, .name = o->join, .status_sock = { -1, -1 },
 			.parent_alive = { -1, -1 }, .keeper_fd = -1, .userns_fd = -1,
+			.idrange_fd = -1,
 			.seccomp = { .memfd = -1, .keeper_fd = -1, .notify_sock = { -1, -1 } },
 			.record.fd = -1,
 		},

@@ -21,7 +21,7 @@
 #define START_WAIT_MS 5000	/* a jail's record is written once its PID 1 exists */
 #define START_POLL_MS 10
 
-static const char *rundir(void)
+const char *jail_rundir(void)
 {
 	const char *env = getenv("UJAIL_RUNDIR");
 
@@ -30,8 +30,8 @@ static const char *rundir(void)
 
 static int record_path(const char *entry, char *path, size_t len, char *err, size_t errlen)
 {
-	if ((size_t)snprintf(path, len, "%s/%s", rundir(), entry) >= len)
-		return ujs_fail(err, errlen, "jail record %s/%s: path too long", rundir(), entry);
+	if ((size_t)snprintf(path, len, "%s/%s", jail_rundir(), entry) >= len)
+		return ujs_fail(err, errlen, "jail record %s/%s: path too long", jail_rundir(), entry);
 	return 0;
 }
 
@@ -91,7 +91,7 @@ static int try_claim(struct jail_record *rec, char *err, size_t errlen)
 /* Records of @name whose jail is gone (SIGKILLed with its keeper): removed. */
 static void remove_stale(const char *name)
 {
-	DIR *d = opendir(rundir());
+	DIR *d = opendir(jail_rundir());
 	struct dirent *e;
 	size_t name_len;
 	pid_t pid;
@@ -132,6 +132,11 @@ static int make_dirs(const char *dir)
 	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+int jail_rundir_make(void)
+{
+	return make_dirs(jail_rundir());
+}
+
 int jail_record_claim(const char *name, struct jail_record *rec, char *err, size_t errlen)
 {
 	char entry[NAME_MAX + 1];
@@ -141,9 +146,9 @@ int jail_record_claim(const char *name, struct jail_record *rec, char *err, size
 		return ujs_fail(err, errlen, "-n %s: too long for a jail record", name);
 	if (record_path(entry, rec->path, sizeof(rec->path), err, errlen))
 		return -1;
-	if (make_dirs(rundir()) < 0)
+	if (make_dirs(jail_rundir()) < 0)
 		return ujs_fail(err, errlen, "jail records: mkdir %s: %s (UJAIL_RUNDIR may name "
-				"another directory)", rundir(), strerror(errno));
+				"another directory)", jail_rundir(), strerror(errno));
 	remove_stale(name);
 	for (int i = 0; i < CLAIM_TRIES; i++) {
 		int ret = try_claim(rec, err, errlen);
@@ -154,12 +159,57 @@ int jail_record_claim(const char *name, struct jail_record *rec, char *err, size
 	return ujs_fail(err, errlen, "jail record %s: keeps being replaced", rec->path);
 }
 
+/* Field 22 of /proc/PID/stat, after the command name (which may hold ") "). */
+static int read_start_time(pid_t pid, unsigned long long *start)
+{
+	char path[64], text[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	p = strrchr(text, ')');
+	/* ") " then fields 3 (state) to 21, then the start time. */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	errno = 0;
+	*start = strtoull(p + 1, NULL, 10);
+	return errno ? -1 : 0;
+}
+
+int jail_pid_identity_read(pid_t pid, struct jail_pid_identity *id)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if (read_start_time(pid, &id->start_time) < 0 || stat(path, &st) < 0)
+		return -1;
+	id->pidns_ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
 int jail_record_write(struct jail_record *rec, pid_t pid, const char *cgroup, char *err,
 		      size_t errlen)
 {
-	char text[PATH_MAX + 32];
-	int len = snprintf(text, sizeof(text), "%d\n%s\n", (int)pid, cgroup ? cgroup : "");
+	char text[PATH_MAX + 96];
+	struct jail_pid_identity id;
+	int len;
 
+	if (jail_pid_identity_read(pid, &id) < 0)
+		return ujs_fail(err, errlen, "jail record %s: /proc/%d: %s", rec->path, (int)pid,
+				strerror(errno));
+	len = snprintf(text, sizeof(text), "%d\n%s\n%llu %llu\n", (int)pid, cgroup ? cgroup : "",
+		       id.start_time, id.pidns_ino);
 	if (len < 0 || (size_t)len >= sizeof(text) || pwrite(rec->fd, text, (size_t)len, 0) != len)
 		return ujs_fail(err, errlen, "jail record %s: write: %s", rec->path,
 				len < 0 || (size_t)len >= sizeof(text) ? "too long" : strerror(errno));
@@ -181,6 +231,20 @@ void jail_record_close(struct jail_record *rec)
 	rec->fd = -1;
 }
 
+/* "START PIDNS\n": PID 1's identity. */
+static int parse_identity(const char *text, struct jail_pid_identity *id)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*text))
+		return -1;
+	id->start_time = strtoull(text, &end, 10);
+	if (*end != ' ' || !isdigit((unsigned char)end[1]))
+		return -1;
+	id->pidns_ino = strtoull(end + 1, &end, 10);
+	return *end == '\n' ? 0 : -1;
+}
+
 static int parse_record(const char *text, struct jail_record_info *info)
 {
 	const char *nl = strchr(text, '\n');
@@ -191,11 +255,12 @@ static int parse_record(const char *text, struct jail_record_info *info)
 	if (!nl)
 		return -1;
 	pid = strtol(text, &num_end, 10);
-	if (num_end != nl || pid <= 0)
+	if (num_end != nl || pid <= 0 || pid > INT_MAX)
 		return -1;
 	cg = nl + 1;
 	end = strchr(cg, '\n');
-	if (!end || (size_t)(end - cg) >= sizeof(info->cgroup))
+	if (!end || (size_t)(end - cg) >= sizeof(info->cgroup) ||
+	    parse_identity(end + 1, &info->init_id))
 		return -1;
 	info->init_pid = (pid_t)pid;
 	memcpy(info->cgroup, cg, (size_t)(end - cg));
@@ -210,11 +275,20 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; (text = strchr(text, '\n')); text++)
+		n++;
+	return n;
+}
+
 /* The record of a locked (running) jail; it may still be empty, just claimed. */
 static int read_locked(int fd, const char *path, struct jail_record_info *info, char *err,
 		       size_t errlen)
 {
-	char text[PATH_MAX + 32];
+	char text[PATH_MAX + 96];
 
 	for (long waited = 0;; waited += START_POLL_MS) {
 		ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
@@ -224,7 +298,8 @@ static int read_locked(int fd, const char *path, struct jail_record_info *info, 
 		text[n] = '\0';
 		if (n > 0 && parse_record(text, info) == 0)
 			return 0;
-		if (n > 0 && strchr(text, '\n') && strchr(strchr(text, '\n') + 1, '\n'))
+		/* Written at once: a complete record that does not parse is bad. */
+		if (n > 0 && text[n - 1] == '\n' && count_lines(text) >= 3)
 			return ujs_fail(err, errlen, "jail record %s: malformed", path);
 		if (waited >= START_WAIT_MS)
 			return ujs_fail(err, errlen, "jail record %s: still empty after %d ms",
@@ -251,7 +326,7 @@ static int open_live(int dir_fd, const char *entry)
 /* The jail's PID 1 as its record has it now; 0 while it starts. */
 static pid_t init_pid_now(int fd)
 {
-	char text[PATH_MAX + 32];
+	char text[PATH_MAX + 96];
 	struct jail_record_info info;
 	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
 
@@ -291,13 +366,13 @@ static bool record_matches(const char *which, const char *entry, int fd)
 
 static int find_records(const char *which, struct record_hits *hits, char *err, size_t errlen)
 {
-	DIR *d = opendir(rundir());
+	DIR *d = opendir(jail_rundir());
 	struct dirent *e;
 
 	if (!d && errno == ENOENT)
 		return 0;
 	if (!d)
-		return ujs_fail(err, errlen, "jail records: %s: %s", rundir(), strerror(errno));
+		return ujs_fail(err, errlen, "jail records: %s: %s", jail_rundir(), strerror(errno));
 	while ((e = readdir(d))) {
 		int fd = e->d_name[0] == '.' ? -1 : open_live(dirfd(d), e->d_name);
 
@@ -363,7 +438,7 @@ int jail_record_read(const char *which, struct jail_record_info *info, char *err
 
 	if (ret == 0 && hits.total == 0)
 		ret = ujs_fail(err, errlen, "--join %s: no running jail of that name or pid "
-			       "(records in %s)", which, rundir());
+			       "(records in %s)", which, jail_rundir());
 	else if (ret == 0 && hits.total > 1)
 		ret = list_hits(which, &hits, err, errlen);
 	else if (ret == 0)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -531,6 +532,21 @@ static int sleep_forever(int ignore_term)
 		pause();
 }
 
+/*
+ * A process whose command line is a jail's PID 1's, for --join to refuse;
+ * it holds @record locked, as a running jail's ujail does.
+ */
+static int forge_keeper(const char *name, const char *record)
+{
+	char *const argv[] = { "ujail-keeper", "init", (char *)name, NULL };
+	int fd = open(record, O_RDONLY);
+
+	if (fd < 0 || flock(fd, LOCK_EX) < 0)
+		return report(-1);
+	execv("/proc/self/exe", argv);
+	return report(-1);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -568,6 +584,10 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "exit"))
 		return atoi(arg);
 	if (!strcmp(cmd, "sleep"))
+		return sleep_forever(0);
+	if (!strcmp(cmd, "forge-keeper") && argc > 3)
+		return forge_keeper(arg, argv[3]);
+	if (!strcmp(cmd, "init"))	/* the forged keeper (forge-keeper) */
 		return sleep_forever(0);
 	if (!strcmp(cmd, "sleep-ignore-term"))
 		return sleep_forever(1);

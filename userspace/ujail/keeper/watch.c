@@ -164,6 +164,26 @@ static void start_escalation(struct watch_state *s)
 		kill(s->w->stub, SIGKILL);
 }
 
+/* Has the stub ended? It is left a zombie: reap_stub() reaps it. */
+static bool stub_ended(struct watch_state *s)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, (id_t)s->w->stub, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == s->w->stub;
+}
+
+/*
+ * The record goes first: until the zombie is reaped its pid cannot be
+ * reused, so a --join that read the record finds the jail's PID 1 or none.
+ */
+static void reap_stub(struct watch_state *s)
+{
+	if (s->w->record)
+		unlink(s->w->record);
+	waitpid(s->w->stub, &s->status, 0);
+}
+
 /* Returns true once the stub has ended. */
 static bool handle_signal(struct watch_state *s)
 {
@@ -172,19 +192,14 @@ static bool handle_signal(struct watch_state *s)
 	if (read(s->sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 		return false;
 	if (si.ssi_signo == SIGCHLD)
-		return waitpid(s->w->stub, &s->status, WNOHANG) == s->w->stub;
+		return stub_ended(s);
 	kill(s->w->stub, (int)si.ssi_signo);
 	if (si.ssi_signo == SIGTERM)
 		start_escalation(s);
 	return false;
 }
 
-/* A signal may have been consumed before the exec: look once anyway. */
-static bool stub_ended(struct watch_state *s)
-{
-	return waitpid(s->w->stub, &s->status, WNOHANG) == s->w->stub;
-}
-
+/* Returns once the stub has ended (a signal may have come before the exec). */
 static void watch_loop(struct watch_state *s)
 {
 	while (!stub_ended(s)) {
@@ -197,7 +212,6 @@ static void watch_loop(struct watch_state *s)
 		if (poll(fds, 3, -1) < 0 && errno != EINTR) {
 			keeper_msg(s->w->name, "poll: %s; stopping the jail", strerror(errno));
 			kill(s->w->stub, SIGKILL);
-			waitpid(s->w->stub, &s->status, 0);
 			return;
 		}
 		if (fds[1].revents)
@@ -231,22 +245,19 @@ int keeper_watch_run(const struct keeper_watch *w)
 		if (s.timerfd < 0)
 			keeper_msg(w->name, "timerfd: %s; stopping the jail", strerror(errno));
 		kill(w->stub, SIGKILL);
-		waitpid(w->stub, &s.status, 0);
+		reap_stub(&s);
 		end_cgroup(w);
 		if (w->host_ifindex)
 			keeper_delete_link(w->name, w->host_ifindex);
-		if (w->record)
-			unlink(w->record);
 		return KEEPER_EXIT_SETUP;
 	}
 	watch_loop(&s);
+	/* Still locked by us: no new jail of the name can have replaced the record. */
+	reap_stub(&s);
 	/* The stub (the jail's PID 1) ended: whatever else is in the cgroup too. */
 	end_cgroup(w);
 	if (w->host_ifindex)
 		keeper_delete_link(w->name, w->host_ifindex);
-	/* Still locked by us: no new jail of the name can have replaced it. */
-	if (w->record)
-		unlink(w->record);
 	remove_pidfile(&s);
 	return keeper_exit_code(s.status);
 }
