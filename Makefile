@@ -74,7 +74,7 @@ headers: src
 	fi
 
 KSELFTESTS := $(T)/log_errno_test $(T)/log_errno_absent_test $(T)/log_errno_audit_test \
-	$(T)/seccomp_bpf $(T)/seccomp_benchmark
+	$(T)/seccomp_bpf $(T)/seccomp_benchmark $(T)/landlock_abi_test
 
 kselftests: headers
 	@$(MAKE) -s $(KSELFTESTS)
@@ -83,6 +83,10 @@ $(T)/%_test: tests/kselftest/seccomp/%_test.c tests/kselftest/seccomp/seccomp_ut
 		$(KSRC)/.ujail-key
 	@mkdir -p $(T)
 	$(CC) $(KSELFTEST_CFLAGS) -o $@ $< -lpthread
+
+$(T)/landlock_abi_test: tests/kselftest/landlock/landlock_abi_test.c $(KSRC)/.ujail-key
+	@mkdir -p $(T)
+	$(CC) $(KSELFTEST_CFLAGS) -o $@ $<
 
 # The kernel's own suite, from the patched source tree, built as its
 # Makefile does (-Wall only: it is not our code).

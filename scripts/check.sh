@@ -219,8 +219,10 @@ if [ $built = 1 ]; then
 	K=$top/build/kernel
 	vm_suite patched "$K/out-patched/bzImage" --timeout 600 \
 		--file "$T/log_errno_test" --file "$T/seccomp_bpf" "${seccomp_vm[@]}" "${ujail_vm[@]}" \
+		--file "$T/landlock_abi_test" \
 		--run 'log_errno: ./log_errno_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
+		--run 'landlock: ./landlock_abi_test' \
 		--run "seccomp_run: $seccomp_run" \
 		"${jf_patched[@]}" \
 		--run "ujail_setup: $ujail_setup" \

@@ -165,6 +165,8 @@ static const char usage_run[] =
 "  notify     the calls go to " PROG ", which logs\n"
 "               jail NAME: COMM[PID] denied syscall SYSCALL (NR)\n"
 "             on its standard error and fails them with the policy's errno\n"
+"             (COMM in hex when it holds a quote, a space, a control\n"
+"             character or a byte above 0x7e, as the kernel logs it)\n"
 "  errno-log  plain SECCOMP_RET_ERRNO with SECCOMP_FILTER_FLAG_LOG: the\n"
 "             audit subsystem logs the denials (all errno ones)\n"
 "  auto       (default) log-errno when the kernel has it, else notify\n"

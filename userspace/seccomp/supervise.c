@@ -42,12 +42,33 @@ void ujs_supervise_sigset(sigset_t *set)
 	sigaddset(set, SIGCHLD);
 }
 
+void ujs_log_comm(char *buf, size_t len, const char *comm)
+{
+	const unsigned char *p;
+	size_t at = 0;
+
+	for (p = (const unsigned char *)comm; *p; p++) {
+		if (*p == '"' || *p < 0x21 || *p > 0x7e)
+			break;
+	}
+	if (!*p) {
+		snprintf(buf, len, "%s", comm);
+		return;
+	}
+	if (len)
+		buf[0] = '\0';
+	for (p = (const unsigned char *)comm; *p && at + 2 < len; p++, at += 2)
+		snprintf(buf + at, 3, "%02X", *p);
+}
+
 void ujs_denial_line(char *buf, size_t len, const char *jail, const char *comm,
 		     pid_t pid, uint32_t audit_arch, uint32_t nr)
 {
 	const char *name = ujs_syscall_name_audit(audit_arch, nr);
+	char field[2 * UJS_COMM_MAX + 1];
 
-	snprintf(buf, len, "jail %s: %s[%d] denied syscall %s (%u)", jail, comm,
+	ujs_log_comm(field, sizeof(field), comm);
+	snprintf(buf, len, "jail %s: %s[%d] denied syscall %s (%u)", jail, field,
 		 (int)pid, name ? name : "?", nr);
 }
 
@@ -67,8 +88,10 @@ static void read_comm(pid_t pid, char *comm, size_t len)
 		snprintf(comm, len, "?");
 		return;
 	}
+	/* The name may hold a newline too: only the last one is /proc's. */
+	if (comm[n - 1] == '\n')
+		n--;
 	comm[n] = '\0';
-	comm[strcspn(comm, "\n")] = '\0';
 }
 
 /* The errno the policy gives the call: the data of its LOG_ERRNO return. */

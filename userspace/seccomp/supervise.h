@@ -41,7 +41,22 @@ void ujs_supervise_sigset(sigset_t *set);
 int ujs_supervise(const struct ujs_supervisor *sv, pid_t child, int sigfd,
 		  int sock, char *err, size_t errlen);
 
-/* The line logged for a denial, without the newline. */
+/* The longest task name (comm) the kernel keeps, without its NUL. */
+#define UJS_COMM_MAX 15
+
+/*
+ * A task's name as the kernel's log_errno line (and audit) writes it: as
+ * is when every byte is printable and neither a double quote nor a space,
+ * else in upper-case hex, so that a task cannot name itself into a line
+ * or field of its own. @comm is cut to what fits @len (2 * UJS_COMM_MAX + 1
+ * holds any name).
+ */
+void ujs_log_comm(char *buf, size_t len, const char *comm);
+
+/*
+ * The line logged for a denial, without the newline. @comm as the task
+ * named itself: it is written with ujs_log_comm().
+ */
 void ujs_denial_line(char *buf, size_t len, const char *jail, const char *comm,
 		     pid_t pid, uint32_t audit_arch, uint32_t nr);
 

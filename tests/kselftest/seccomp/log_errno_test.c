@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SECCOMP_RET_LOG_ERRNO on a patched kernel: the errno comes back, the
- * kernel logs who called what, the sysctls control it, stacking follows
- * the documented precedence, and a flood stays rate limited.
+ * kernel logs who called what, the task's name cannot forge log lines, the
+ * sysctls control it, stacking follows the documented precedence, and a
+ * flood stays rate limited without hiding another sandbox's denials.
  *
- * Tests that expect a log line run before the flood test, and together stay
- * below the rate limit's burst of 10 lines per 5 seconds.
+ * The rate limit (10 lines per 5 seconds) belongs to a filter tree: the
+ * harness runs each test in a child of its own, without a filter, so each
+ * test that installs one starts with a full budget.
  */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/klog.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -79,6 +82,118 @@ TEST(errno_is_clamped_to_max_errno)
 	ASSERT_EQ(1, kmsg_count_log_errno(kmsg, gettid(), getpid(), DENIED_NR,
 					  line, sizeof(line)));
 	EXPECT_NE(NULL, strstr(line, " errno=4095"));
+	close(kmsg);
+}
+
+/* The comm= field of a log line, up to the next space. */
+static void comm_field(const char *line, char *field, size_t size)
+{
+	const char *at = strstr(line, " comm=");
+	size_t len;
+
+	field[0] = '\0';
+	if (!at)
+		return;
+	at += strlen(" comm=");
+	len = strcspn(at, " ");
+	snprintf(field, size, "%.*s", (int)len, at);
+}
+
+/* @name as audit logs an untrusted string: upper-case hex, no quotes. */
+static void audit_hex(const char *name, char *hex, size_t size)
+{
+	size_t i;
+
+	hex[0] = '\0';
+	for (i = 0; name[i] && 2 * i + 2 < size; i++)
+		snprintf(hex + 2 * i, 3, "%02X", (unsigned char)name[i]);
+}
+
+/* Name this task @name, get denied once, and return the line's comm=. */
+static void denied_as(struct __test_metadata *_metadata, int kmsg,
+		      const char *name, char *field, size_t size)
+{
+	char line[512] = "", now[16];
+
+	ASSERT_EQ(0, prctl(PR_SET_NAME, name, 0, 0, 0));
+	ASSERT_EQ(0, prctl(PR_GET_NAME, now, 0, 0, 0));
+	ASSERT_STREQ(name, now);
+	EXPECT_EQ(-1, call_denied());
+	ASSERT_EQ(1, kmsg_count_log_errno(kmsg, gettid(), getpid(), DENIED_NR,
+					  line, sizeof(line)));
+	TH_LOG("kernel: %s", line);
+	comm_field(line, field, size);
+}
+
+TEST(plain_comm_is_quoted)
+{
+	const char *names[] = { "sysprobe-musl", "a=b,c:d[1]", "~{}|/" };
+	char field[64], want[64];
+	int kmsg = kmsg_open_at_end();
+	size_t i;
+
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | EPERM, 0));
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		denied_as(_metadata, kmsg, names[i], field, sizeof(field));
+		snprintf(want, sizeof(want), "\"%s\"", names[i]);
+		EXPECT_STREQ(want, field);
+	}
+	close(kmsg);
+}
+
+/*
+ * A double quote, a space, a control character or a byte above 0x7e
+ * anywhere in the name: the whole name in hex, as audit does.
+ */
+TEST(unsafe_comm_is_hex)
+{
+	const char *names[] = {
+		"x\nforged=1", "q\"uote", "a b", "tab\tx", "del\x7f", "\xc3\xa9t\xc3\xa9",
+		"0123456789 abcd",	/* 15 bytes: the longest hex form */
+	};
+	char field[64], want[64];
+	int kmsg = kmsg_open_at_end();
+	size_t i;
+
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | EPERM, 0));
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		denied_as(_metadata, kmsg, names[i], field, sizeof(field));
+		audit_hex(names[i], want, sizeof(want));
+		EXPECT_STREQ(want, field);
+	}
+	EXPECT_EQ(30, strlen(field));
+	close(kmsg);
+}
+
+/*
+ * The attack itself: a name with a newline would start a line of its own
+ * in what syslog(2) (dmesg, klogd) and the console show, with the
+ * kernel's prefix in front. None appears.
+ */
+TEST(comm_cannot_forge_a_line)
+{
+	const char *forged = "seccomp: fake";
+	char field[64], *buf;
+	int kmsg = kmsg_open_at_end();
+	int size, len;
+
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | EPERM, 0));
+	denied_as(_metadata, kmsg, "x\nseccomp: fake", field, sizeof(field));
+	EXPECT_EQ(NULL, strchr(field, '"'));
+
+	size = klogctl(10, NULL, 0);	/* SYSLOG_ACTION_SIZE_BUFFER */
+	ASSERT_LT(0, size);
+	buf = calloc(1, size + 1);
+	ASSERT_NE(NULL, buf);
+	len = klogctl(3, buf, size);	/* SYSLOG_ACTION_READ_ALL */
+	ASSERT_LE(0, len);
+	buf[len] = '\0';
+	EXPECT_NE(NULL, strstr(buf, field));
+	EXPECT_EQ(NULL, strstr(buf, forged));
+	free(buf);
 	close(kmsg);
 }
 
@@ -305,6 +420,141 @@ TEST(tsync_applies_to_other_threads_and_logs_their_tid)
 }
 
 /*
+ * A sandbox that keeps being denied: a child with a filter tree of its own
+ * that denies itself until killed, once it has spent its budget (@ready
+ * then reads a byte).
+ */
+static pid_t start_flooding_sandbox(int *ready)
+{
+	int fds[2];
+	pid_t child;
+
+	if (pipe(fds))
+		return -1;
+	child = fork();
+	if (child == 0) {
+		int i;
+
+		close(fds[0]);
+		if (install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | EPERM, 0))
+			_exit(1);
+		for (i = 0; i < 2 * RATELIMIT_BURST; i++)
+			call_denied();
+		if (write(fds[1], "", 1) != 1)
+			_exit(1);
+		for (;;)
+			call_denied();
+	}
+	close(fds[1]);
+	*ready = fds[0];
+	return child;
+}
+
+/* A child with a filter tree of its own, denied @calls times. */
+static pid_t run_sandbox(int calls)
+{
+	pid_t child = fork();
+	int i, failed = 0;
+
+	if (child != 0)
+		return child;
+	if (install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | EPERM, 0))
+		_exit(2);
+	for (i = 0; i < calls; i++)
+		failed += call_denied() == -1 && errno == EPERM;
+	_exit(failed == calls ? 0 : 1);
+}
+
+static bool exited_ok(pid_t child)
+{
+	int status;
+
+	return waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+/*
+ * The rate limit is per sandbox: while one floods past its limit, another
+ * still gets its first lines logged. Under one global limit the flood
+ * would have spent them.
+ */
+TEST(a_flooding_sandbox_does_not_hide_another)
+{
+	int noisy_log = kmsg_open_at_end(), quiet_log = kmsg_open_at_end();
+	int ready, noisy_lines, status, intervals;
+	pid_t noisy, quiet;
+	time_t started;
+	char byte;
+
+	ASSERT_LE(0, noisy_log);
+	ASSERT_LE(0, quiet_log);
+	started = time(NULL);
+	noisy = start_flooding_sandbox(&ready);
+	ASSERT_LE(0, noisy);
+	ASSERT_EQ(1, read(ready, &byte, 1));
+
+	quiet = run_sandbox(RATELIMIT_BURST);
+	ASSERT_LE(0, quiet);
+	EXPECT_TRUE(exited_ok(quiet));
+	EXPECT_EQ(RATELIMIT_BURST,
+		  kmsg_count_log_errno(quiet_log, quiet, quiet, DENIED_NR, NULL, 0));
+
+	kill(noisy, SIGKILL);
+	ASSERT_EQ(noisy, waitpid(noisy, &status, 0));
+	intervals = (time(NULL) - started) / RATELIMIT_INTERVAL_S + 2;
+	noisy_lines = kmsg_count_log_errno(noisy_log, noisy, noisy, DENIED_NR, NULL, 0);
+	TH_LOG("the flooding sandbox: %d lines over at most %d intervals",
+	       noisy_lines, intervals);
+	EXPECT_LE(RATELIMIT_BURST, noisy_lines);
+	EXPECT_GE(RATELIMIT_BURST * intervals, noisy_lines);
+	close(ready);
+	close(quiet_log);
+	close(noisy_log);
+}
+
+/*
+ * A sandboxed task cannot buy a fresh budget: a filter it stacks onto its
+ * sandbox's, and its children, spend the sandbox's limit.
+ */
+TEST(stacked_filters_and_children_share_the_budget)
+{
+	int kmsg = kmsg_open_at_end(), later, later_child;
+	struct timespec start, end;
+	pid_t child;
+	int i;
+
+	ASSERT_LE(0, kmsg);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	ASSERT_EQ(0, install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | EPERM, 0));
+	for (i = 0; i < RATELIMIT_BURST; i++)
+		EXPECT_EQ(-1, call_denied());
+	EXPECT_EQ(RATELIMIT_BURST,
+		  kmsg_count_log_errno(kmsg, gettid(), getpid(), DENIED_NR, NULL, 0));
+
+	later = kmsg_open_at_end();
+	later_child = kmsg_open_at_end();
+	ASSERT_LE(0, later);
+	ASSERT_LE(0, later_child);
+	/* The newest filter decides (ENOENT), the first one's limit holds. */
+	ASSERT_EQ(0, install_nr_filter(DENIED_NR, SECCOMP_RET_LOG_ERRNO | ENOENT, 0));
+	EXPECT_EQ(-1, call_denied());
+	EXPECT_EQ(ENOENT, errno);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0)
+		_exit(call_denied() == -1 && errno == ENOENT ? 0 : 1);
+	EXPECT_TRUE(exited_ok(child));
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	if (end.tv_sec - start.tv_sec >= RATELIMIT_INTERVAL_S - 1)
+		SKIP(return, "too slow: the rate limit's interval may have ended");
+	EXPECT_EQ(0, kmsg_count_log_errno(later, gettid(), getpid(), DENIED_NR, NULL, 0));
+	EXPECT_EQ(0, kmsg_count_log_errno(later_child, child, child, DENIED_NR, NULL, 0));
+	close(later_child);
+	close(later);
+	close(kmsg);
+}
+
+/*
  * Tally what the kernel logged since @fd was opened: log_errno lines of
  * this thread, and the sum of "seccomp_log_errno: N callbacks suppressed".
  */
@@ -332,8 +582,8 @@ static void kmsg_tally(int fd, int *logged, long *suppressed)
 }
 
 /*
- * The last fixture on purpose: the harness runs it last, so it spends
- * the rate limit's burst after everyone else.
+ * The last fixture: the harness runs it last, so its long flood comes
+ * after the quick tests.
  */
 FIXTURE(flood) {
 };
