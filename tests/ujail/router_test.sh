@@ -141,7 +141,7 @@ EOF
 router_programs() {
 	local r="$1" t
 	cp "$BUSYBOX" "$r/bin/busybox"
-	for t in sh ash cat id ls mkdir echo readlink grep sed tr rm sleep kill test env head; do
+	for t in sh ash cat id ls mkdir echo readlink grep sed tr rm sleep kill test env head ps; do
 		ln -s busybox "$r/bin/$t"
 	done
 	ln -s ../../bin/busybox "$r/usr/bin/env"
@@ -259,8 +259,9 @@ escape_checks() {	# escape_checks NAME CMD...
 }
 
 # dnsmasq: procd_add_jail dnsmasq ubus log, its paths from the config.
+# $JAIL_EXEC=exec makes a background call's $! ujail itself, to stop it.
 dnsmasq_jail() {
-	"$U" -t 5 -n dnsmasq -u -l -r /bin/ubus -r /etc/TZ -r /etc/dnsmasq.conf -r /etc/ethers \
+	${JAIL_EXEC:-} "$U" -t 5 -n dnsmasq -u -l -r /bin/ubus -r /etc/TZ -r /etc/dnsmasq.conf -r /etc/ethers \
 		-r /etc/group -r /etc/hosts -r /etc/passwd -w /tmp/dhcp.leases -r /tmp/dnsmasq.d \
 		-r /tmp/hosts/dhcp.cfg01411c -r /tmp/resolv.conf.d -r /usr/bin/env -r /usr/bin/jshn \
 		-r /usr/lib/dnsmasq/dhcp-script.sh -r /usr/share/dnsmasq/dhcpbogushostname.conf \
@@ -295,11 +296,12 @@ dnsmasq_checks() {
 		dnsmasq_jail exec /usr/bin/jshn exit 0
 	escape_checks dnsmasq dnsmasq_jail
 	# The init script names every instance dnsmasq.
-	dnsmasq_jail sleep >/dev/null 2>&1 & first=$!
+	JAIL_EXEC=exec dnsmasq_jail sleep >/dev/null 2>&1 & first=$!
 	sleep 0.3
 	check "dnsmasq: a second instance runs beside the first" rc_is 0 dnsmasq_jail exit 0
 	check "dnsmasq:   the first still runs" kill -0 "$first"
 	kill -TERM "$first"; wait "$first" 2>/dev/null
+	check "dnsmasq:   it ended with its ujail" sh -c "! ps 2>/dev/null | grep -q '[d]nsmasq sleep'"
 }
 
 ntpd_jail() {
