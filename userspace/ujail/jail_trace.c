@@ -5,6 +5,8 @@
 
 #include "jail.h"
 #include "jail_trace.h"
+#include "bpf_count.h"
+#include "filter.h"
 #include "run.h"
 #include "session.h"
 #include "trace.h"
@@ -47,9 +49,18 @@ int jail_trace_run(const struct jail_opts *o)
 	utrace_exit_like(status);
 }
 
+int jail_trace_arm(char *err, size_t errlen)
+{
+	if (trace_session.backend != UTRACE_BACKEND_EBPF)
+		return 0;
+	return utrace_bpf_arm_self(trace_session.bpf, err, errlen);
+}
+
 int jail_trace_begin(char *err, size_t errlen)
 {
-	return utrace_session_begin(&trace_session, err, errlen);
+	if (trace_session.backend == UTRACE_BACKEND_EBPF)
+		return 0;
+	return utrace_filter_install(&trace_session.filter, err, errlen);
 }
 
 int jail_trace_keep_fd(void)

@@ -19,8 +19,15 @@
 int jail_trace_run(const struct jail_opts *o);
 
 /*
- * In the service, last before execve(): install the tracing filter or
- * mark the task for the eBPF counter. 0 or -1 with @err.
+ * In the service, before the baseline (which denies bpf()): mark the task
+ * for the eBPF counter, which counts from its next execve(). Nothing for
+ * the ptrace backend. 0 or -1 with @err.
+ */
+int jail_trace_arm(char *err, size_t errlen);
+
+/*
+ * In the service, last before execve(): install the ptrace backend's
+ * tracing filter (nothing for ebpf). 0 or -1 with @err.
  */
 int jail_trace_begin(char *err, size_t errlen);
 

@@ -97,6 +97,8 @@ void jail_service_exec(struct jail_plan *p)
 	/* Last of the host's privileges: after it, capabilities are the namespace's. */
 	if (p->userns_fd >= 0 && jail_userns_enter(p->userns_fd, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "user namespace", err);
+	if (p->o->trace && jail_trace_arm(err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
 	/* While we hold CAP_SYS_ADMIN (no no_new_privs needed), before -S's filter. */
 	if (jail_baseline_apply(&p->baseline, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "baseline", err);
