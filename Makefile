@@ -94,6 +94,7 @@ include bench/bench.mk
 include tests/kselftest/jailfs/build.mk
 include tests/runner/runner.mk
 include scripts/install.mk
+include scripts/cross.mk
 
 check: deps
 	@scripts/check.sh
