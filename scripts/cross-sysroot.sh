@@ -32,7 +32,8 @@ die() {
 
 [ $# -eq 2 ] || die "usage: cross-sysroot.sh TARGET LINK"
 target=$1
-link=$(readlink -m "$2")
+# (The link's directory resolved, not the link: it may point at the cache.)
+link=$(readlink -m "$(dirname "$2")")/$(basename "$2")
 case $target in
 # aarch64: Debian's gcc calls libgcc's outline atomics, whose CPU probe
 # needs glibc's __getauxval: musl's builds inline them (as OpenWrt's gcc).
@@ -91,15 +92,20 @@ mkdir -p "$prefix"
 
 # Sources: fetched once into the cache (apt-get source checks them).
 srcdir=$cache/src
-mkdir -p "$srcdir" 2>/dev/null && [ -w "$srcdir" ] || srcdir=$work/src
+if ! mkdir -p "$srcdir" 2>/dev/null || [ ! -w "$srcdir" ]; then
+	srcdir=$work/src
+fi
 mkdir -p "$srcdir"
 for p in $pkgs; do
 	for d in $dscs; do
 		case $d in "${p}_"*) dsc=$d ;; esac
 	done
 	if [ ! -f "$srcdir/$dsc" ]; then
-		(cd "$srcdir" && apt-get source --download-only -qq "$p" 2>&1 |
-			grep -v "unsandboxed as root" || true)
+		# (As root apt cannot hand the download to its _apt user: said
+		# once per file, not news.)
+		(cd "$srcdir" || exit 1
+		 apt-get source --download-only -qq "$p" 2>&1 | grep -v "unsandboxed as root"
+		 true)
 		[ -f "$srcdir/$dsc" ] || die "apt-get source $p: $dsc not fetched"
 	fi
 	# Debian's patches applied, as dpkg-source does.
@@ -187,4 +193,8 @@ step libcap2 libcap
 echo "$dscs" >"$prefix/.sources"
 touch "$prefix/.done"
 ln -sfn "$prefix" "$link"
+# The cache keeps the three newest sysroots of a target (other clones may
+# still be on an older key; they rebuild if theirs went).
+# shellcheck disable=SC2012
+ls -dt "$(dirname "$prefix")/$target"-* 2>/dev/null | tail -n +4 | xargs -r rm -rf
 echo "cross-sysroot.sh: $target sysroot built in $(( $(date +%s) - t0 ))s"

@@ -69,7 +69,7 @@ XTESTS_$(1) := $$(patsubst $(TOP)/tests/unit/%.c,$(B)/$(1)/tests/unit/%,$(CROSS_
 .PHONY: cross-$(1) cross-check-$(1)
 cross-$(1): $$(XPROGS_$(1)) $$(XTESTS_$(1))
 
-cross-check-$(1): cross-$(1)
+cross-check-$(1): cross-$(1) $(B)/bin/ujail-seccomp
 	@$(TOP)/tests/cross/qemu_test.sh $(1)
 
 # The sysroot: rebuilt (or found in the cache) when a source package's
