@@ -48,14 +48,14 @@ kinc=/usr/$triple/include
 
 script=$(readlink -f "$0")
 jobs=$(nproc 2>/dev/null || echo 2)
-pkgs="musl json-c libnl3 libcap2"
+pkgs=(musl json-c libnl3 libcap2)
 
-# The .dsc each package would be fetched as: its version, without fetching.
+# The .dsc each package would be fetched as: its version, without fetching
+# (one apt-get: a second each on a busy machine).
+uris=$(apt-get source --print-uris -qq "${pkgs[@]}" 2>/dev/null) || true
 dscs=""
-for p in $pkgs; do
-	d=$(apt-get source --print-uris -qq "$p" 2>/dev/null | grep -o "[^/']*\.dsc'" | tr -d "'" |
-		sed 's/%2[bB]/+/g') ||
-		true
+for p in "${pkgs[@]}"; do
+	d=$(echo "$uris" | grep -o "/${p}_[^/']*\.dsc'" | tr -d "'/" | sed 's/%2[bB]/+/g')
 	[ -n "$d" ] || die "apt-get source $p: no source package (deb-src entries missing? run scripts/deps.sh)"
 	dscs="$dscs $d"
 done
@@ -96,7 +96,7 @@ if ! mkdir -p "$srcdir" 2>/dev/null || [ ! -w "$srcdir" ]; then
 	srcdir=$work/src
 fi
 mkdir -p "$srcdir"
-for p in $pkgs; do
+for p in "${pkgs[@]}"; do
 	for d in $dscs; do
 		case $d in "${p}_"*) dsc=$d ;; esac
 	done

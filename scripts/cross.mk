@@ -75,6 +75,7 @@ cross-check-$(1): cross-$(1) $(B)/bin/ujail-seccomp
 # The sysroot: rebuilt (or found in the cache) when a source package's
 # version changes; this stamp changes only then.
 $(B)/$(1)/.sysroot: cross-force
+	@mkdir -p $$(@D)
 	@$(TOP)/scripts/cross-sysroot.sh $(1) $(B)/sysroot/$(1)
 	@readlink -f $(B)/sysroot/$(1) >$$@.tmp && \
 		{ cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv $$@.tmp $$@; }
