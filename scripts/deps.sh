@@ -70,8 +70,9 @@ if ! command -v apt-get >/dev/null 2>&1; then
 	exit 1
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages:$missing" >&2
-	echo "deps: run as root (or: sudo apt-get install$missing)" >&2
+	[ -n "$missing" ] && echo "deps: missing packages:$missing" >&2
+	[ $need_src = 1 ] && echo "deps: no deb-src entries in /etc/apt (apt-get source)" >&2
+	echo "deps: run as root (or: sudo scripts/deps.sh)" >&2
 	exit 1
 fi
 
