@@ -107,6 +107,7 @@ include tests/kselftest/jailfs/build.mk
 include tests/runner/runner.mk
 include scripts/install.mk
 include tests/fuzz/fuzz.mk
+include scripts/cross.mk
 
 check: deps
 	@scripts/check.sh

@@ -63,6 +63,11 @@ build_step install make -s install-build || usr=0
 # The Debian packages (scripts/deb.sh), for tests/build/packages_test.sh.
 pk=0
 build_step packages make -s deb && pk=1
+# The router targets' userspace (scripts/cross.mk), musl, static.
+cross=""
+for t in aarch64 mipsel; do
+	build_step "cross-$t" make -s "cross-$t" && cross="$cross $t"
+done
 jf=1
 build_step jailfs make -s jailfs jailfs-kselftests || jf=0
 stock612=$(scripts/stock-kernel.sh 6.12 2>"$results/stock.log") || built=0
@@ -113,6 +118,11 @@ if [ $usr = 1 ]; then
 		SHIM_GLIBC="$top/build/lib/libpreload-seccomp.so" \
 		SHIM_MUSL="$top/build/lib/musl/libpreload-seccomp.so" tests/seccomp/run_test.sh
 fi
+# Under qemu-user: the unit tests but kernel loads, compile and sim against
+# the host's (tests/cross/qemu_test.sh).
+for t in $cross; do
+	[ $usr = 1 ] && host_suite "cross-$t" tests/cross/qemu_test.sh "$t"
+done
 
 # ujail-seccomp run in the guest: the static command, both shims (under
 # /opt/tests/lib: the guest's /tmp is a fresh tmpfs, so build paths under

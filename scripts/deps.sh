@@ -46,7 +46,25 @@ dh-dkms
 lintian
 fakeroot
 dpkg-dev
+gcc-aarch64-linux-gnu
+gcc-mipsel-linux-gnu
+linux-libc-dev-arm64-cross
+linux-libc-dev-mipsel-cross
+qemu-user-static
+cmake
 "
+
+# The router targets' libraries are built from Debian's source packages
+# (scripts/cross-sysroot.sh: apt-get source musl json-c libnl3 libcap2):
+# without deb-src entries, add them for the release's own archive. A
+# fresh Debian 12 has its entries in /etc/apt/sources.list (the installer)
+# or /etc/apt/sources.list.d/debian.sources (deb822, the container images).
+SRC_LIST=/etc/apt/sources.list.d/ujail-deb-src.sources
+need_src=0
+if ! grep -qsE '^[[:space:]]*deb-src[[:space:]]|^Types:.*deb-src' \
+	/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; then
+	need_src=1
+fi
 
 missing=""
 for p in $PKGS; do
@@ -55,7 +73,7 @@ for p in $PKGS; do
 	fi
 done
 
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ $need_src = 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
 	echo "deps: this is not a Debian/Ubuntu system; install the equivalents of:" >&2
@@ -63,14 +81,40 @@ if ! command -v apt-get >/dev/null 2>&1; then
 	exit 1
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages:$missing" >&2
-	echo "deps: run as root (or: sudo apt-get install$missing)" >&2
+	[ -n "$missing" ] && echo "deps: missing packages:$missing" >&2
+	[ $need_src = 1 ] && echo "deps: no deb-src entries in /etc/apt (apt-get source)" >&2
+	echo "deps: run as root (or: sudo scripts/deps.sh)" >&2
 	exit 1
 fi
 
-echo "deps: installing:$missing"
+if [ $need_src = 1 ]; then
+	# The archive and suites of the first Debian "deb" entry, deb822 or
+	# one-line; deb.debian.org and the release's codename otherwise.
+	# shellcheck source=/dev/null
+	. /etc/os-release
+	codename=${VERSION_CODENAME:-bookworm}
+	uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\/\{0,1\}\)[[:space:]]*$/\1/p' \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+	[ -n "$uri" ] || uri=$(sed -n 's/^deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]*\)\{0,1\}\([^[:space:]]*\/debian\/\{0,1\}\)[[:space:]].*/\2/p' \
+		/etc/apt/sources.list 2>/dev/null | head -n 1)
+	[ -n "$uri" ] || uri=http://deb.debian.org/debian
+	echo "deps: adding deb-src entries ($uri $codename) in $SRC_LIST"
+	cat >"$SRC_LIST" <<EOF
+# Added by ujail's scripts/deps.sh: source packages (apt-get source) for the
+# router targets' libraries (scripts/cross-sysroot.sh).
+Types: deb-src
+URIs: $uri
+Suites: $codename $codename-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+fi
+
+[ -n "$missing" ] && echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq || true
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
 echo "deps: done"

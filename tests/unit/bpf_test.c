@@ -392,7 +392,7 @@ static void test_dump(void)
 		"  15: ret ERRNO(1)\n"
 		"  16: ret TRACE(7)\n";
 	/* Big-endian mips: args[0] high word first; 4020 is getpid. */
-	const struct sock_filter mips[] = {
+	const struct sock_filter mips_be[] = {
 		STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARCH),
 		JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_MIPS, 0, 3),
 		STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARG(0)),
@@ -413,7 +413,7 @@ static void test_dump(void)
 	if (strcmp(text, expect))
 		printf("# got:\n%s", text);
 	free(text);
-	text = dump(mips, LEN(mips));
+	text = dump(mips_be, LEN(mips_be));
 	ok(!strcmp(text, expect_mips), "dump: big-endian halves and mips names");
 	if (strcmp(text, expect_mips))
 		printf("# got:\n%s", text);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int tap_count;
 static int tap_failures;
@@ -23,6 +24,22 @@ static bool ok(bool cond, const char *fmt, ...)
 	if (!cond)
 		tap_failures++;
 	return cond;
+}
+
+/*
+ * True, with the test counted as skipped, when UJAIL_TEST_NO_SECCOMP is set
+ * (to the reason): tests that load a filter into the running kernel skip
+ * under qemu-user (tests/cross/qemu_test.sh), where the guest's seccomp()
+ * does not reach the kernel.
+ */
+static inline bool tap_skip_kernel(const char *what)
+{
+	const char *why = getenv("UJAIL_TEST_NO_SECCOMP");
+
+	if (!why || !*why)
+		return false;
+	printf("ok %d - %s # SKIP %s\n", ++tap_count, what, why);
+	return true;
 }
 
 /* Prints the plan last ("1..N"), returns the exit status. */
