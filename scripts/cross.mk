@@ -145,10 +145,10 @@ $(B)/$(1)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(B)/$(1)/.sysro
 		-Wl,-z,now -o $$@ $(PRELOAD_SRC)
 
 $(B)/$(1)/tests/unit/%_test: $(TOP)/tests/unit/%_test.c $(B)/$(1)/obj/libujail-seccomp.a \
-		$(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
+		$(TOP)/tests/unit/reference.c $(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(USR_CFLAGS) -I$(TOP)/tests/unit -static -o $$@ $$< \
-		$(B)/$(1)/obj/libujail-seccomp.a -ljson-c
+		$(TOP)/tests/unit/reference.c $(B)/$(1)/obj/libujail-seccomp.a -ljson-c
 
 $(B)/$(1)/tests/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(B)/$(1)/obj/libujail.a \
 		$(B)/$(1)/obj/libutrace.a $(B)/$(1)/obj/libujail-seccomp.a $(UJ_HDRS) \
