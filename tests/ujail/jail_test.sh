@@ -397,9 +397,11 @@ check "-f -U still as procd maps it" map_is " 0 65534 1" uid_map -n ujail-idtest
 # A pool of one id: every name hashes alike; a second name is refused while
 # the first runs, the same name is not.
 printf '*:310000:1\n' >"$tmp/idranges1"
-UJAIL_IDRANGES=$tmp/idranges1 "$U" -n ujail-idtest-a -f -- "$P/probe" sleep "$marker" \
-	>/dev/null 2>&1 & pool_jail=$!
-for _ in $(seq 50); do [ -n "$(ls "$tmp/run/ids" 2>/dev/null)" ] && break; sleep 0.1; done
+# Its service runs (the pid file is written) once the id is claimed.
+rm -f "$tmp/pool.pid"
+UJAIL_IDRANGES=$tmp/idranges1 "$U" -n ujail-idtest-a -f -P "$tmp/pool.pid" -- \
+	"$P/probe" sleep "$marker" >/dev/null 2>&1 & pool_jail=$!
+wait_pidfile "$tmp/pool.pid" >/dev/null
 check "  a pool id a running jail of another name holds: 1" rc_is 1 \
 	env UJAIL_IDRANGES="$tmp/idranges1" "$U" -n ujail-idtest-b -f -- "$P/probe" exit 0
 check "  message names both" err_has "is the running jail ujail-idtest-a's (its name and ujail-idtest-b hash alike)"
