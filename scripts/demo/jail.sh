@@ -56,7 +56,7 @@ $J -f -- /bin/busybox id
 httpd=$(cat /tmp/www.pid)      # -P: the service's host pid
 step "cat /proc/$httpd/uid_map      # the service's uid 0 is 65534 outside"
 cat "/proc/$httpd/uid_map"
-cg=$(sed -n 2p /var/run/ujail/www)      # the jail's record: PID 1, cgroup
+cg=$(sed -n 2p "/var/run/ujail/www@$jail")      # the jail's record (NAME@PID): PID 1, cgroup
 step "cat $cg/memory.max $cg/pids.max $cg/pids.current"
 cat "$cg/memory.max" "$cg/pids.max" "$cg/pids.current"
 
