@@ -320,7 +320,8 @@ static void run_arch_calls(struct cmp *c, const struct ujs_arch *a)
 
 	for (size_t i = 0; i < a->n_calls; i++)
 		if (comparable(c, a, &a->calls[i]))
-			run_arg_calls(c, a->audit_arch, a->calls[i].nr, a->calls[i].name);
+			run_arg_calls(c, a->audit_arch, a->calls[i].nr,
+				      ujs_name_at(a->calls[i].name_off));
 	for (uint32_t nr = 4500; nr < 4503; nr++)	/* no table has them */
 		run_call(c, a->audit_arch, nr + (a->name[0] == 'x' && a->name[1] == '3' ?
 					       UJS_X32_SYSCALL_BIT : 0), none);

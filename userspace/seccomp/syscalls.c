@@ -16,6 +16,12 @@ extern const struct ujs_named_value ujs_gen_caps[];
 extern const size_t ujs_gen_caps_n;
 extern const struct ujs_named_value ujs_gen_linux_names[];
 extern const size_t ujs_gen_linux_names_n;
+extern const char ujs_gen_names[];
+
+const char *ujs_name_at(uint16_t off)
+{
+	return ujs_gen_names + off;
+}
 
 const struct ujs_arch *const *ujs_arch_all(size_t *n)
 {
@@ -88,7 +94,7 @@ static int cmp_syscall_name(const void *key, const void *elem)
 {
 	const struct ujs_syscall *call = elem;
 
-	return strcmp(key, call->name);
+	return strcmp(key, ujs_name_at(call->name_off));
 }
 
 int64_t ujs_syscall_nr(const struct ujs_arch *arch, const char *name)
@@ -107,7 +113,7 @@ const char *ujs_syscall_name(const struct ujs_arch *arch, uint32_t nr)
 
 	for (i = 0; i < arch->n_calls; i++)
 		if (arch->calls[i].nr == nr)
-			return arch->calls[i].name;
+			return ujs_name_at(arch->calls[i].name_off);
 	return NULL;
 }
 
@@ -133,7 +139,7 @@ static int cmp_named_value(const void *key, const void *elem)
 {
 	const struct ujs_named_value *v = elem;
 
-	return strcmp(key, v->name);
+	return strcmp(key, ujs_name_at(v->name_off));
 }
 
 /* @name's value in the sorted table @t of @n entries, or -1. */
