@@ -1,17 +1,19 @@
 # make install: the programs, dynamically linked and stripped, and the
 # shims, in one of two layouts; included by the top Makefile after the
-# components' build.mk.
+# components' build.mk. make uninstall (the same DESTDIR, PREFIX, LAYOUT)
+# removes them; make size prints their sizes (bench/size.sh).
 #
 #   make install [DESTDIR=...] [PREFIX=/usr/local]    LAYOUT=prefix (default)
 #       PREFIX/bin/ujail ujail-seccomp seccomp-trace (a link) utrace
-#       PREFIX/lib/ujail/ujail-keeper
+#       PREFIX/lib/ujail/ujail-keeper libujail-seccomp.so.0
+#       PREFIX/lib/ujail/utrace-ebpf.so ujail-veth.so (plugins, loaded when used)
 #       PREFIX/lib/libpreload-seccomp.so, PREFIX/lib/musl/libpreload-seccomp.so
 #       PREFIX/share/man/man8/ujail.8 ujail-seccomp.8 seccomp-trace.8 (a link) utrace.8
 #       PREFIX/share/man/man5/jailfs.5
 #       PREFIX/share/bash-completion/completions/ujail (and links for the others)
 #   make install [DESTDIR=...] LAYOUT=procd            where procd looks
 #       /sbin/ujail ujail-seccomp seccomp-trace (a link) utrace
-#       /lib/ujail/ujail-keeper
+#       /lib/ujail/ujail-keeper libujail-seccomp.so.0 utrace-ebpf.so ujail-veth.so
 #       /lib/libpreload-seccomp.so, /lib/musl/libpreload-seccomp.so
 #
 # ujail finds its keeper (../lib/ujail/ujail-keeper) and the shims
@@ -22,7 +24,6 @@
 # build/install/), so they are rebuilt when BINDIR changes. The keeper
 # stays static: it runs inside the jail, where no dynamic loader may be.
 #
-#   build/install/ujail                      ujail, dynamically linked
 #   build/install/shimKEY/[musl/]libpreload-seccomp.so   the shims, KEY
 #                                            from the bin directory
 
@@ -32,7 +33,7 @@ DESTDIR ?=
 STRIP ?= strip
 INSTALL ?= install
 
-ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
 ifeq ($(filter prefix procd,$(LAYOUT)),)
 $(error LAYOUT=$(LAYOUT): prefix or procd)
 endif
@@ -74,8 +75,10 @@ INST_STRIP := $(INSTALL) -s --strip-program=$(STRIP)
 # RELR relocations; text and read-only data in one segment
 # (noseparate-code: two 4 KiB paddings less per file).
 SIZE_CFLAGS := -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
-SIZE_LDFLAGS := -Wl,-O1 -Wl,--gc-sections -Wl,--as-needed -Wl,-z,noseparate-code \
-	-Wl,-z,pack-relative-relocs
+# musl's loader knows RELR from 1.2.4 on (Debian 12 has 1.2.3): the musl
+# shim goes without.
+SIZE_LDFLAGS_MUSL := -Wl,-O1 -Wl,--gc-sections -Wl,--as-needed -Wl,-z,noseparate-code
+SIZE_LDFLAGS := $(SIZE_LDFLAGS_MUSL) -Wl,-z,pack-relative-relocs
 INST_RUNPATH := -Wl,-rpath,'$$ORIGIN/../lib/ujail'
 ILIB := $(IB)/lib/ujail
 INST_SO := $(ILIB)/libujail-seccomp.so.0
@@ -90,9 +93,10 @@ INST_SO_OBJ := $(patsubst %.c,$(IB)/pic/%.o,$(notdir $(INST_SO_SRC)))
 INST_UJ_SRC := $(filter-out $(UJ_SRC)/veth.c,$(UJ_LIB_SRC)) $(UJ_SRC)/dl/veth_dl.c
 INST_UJ_OBJ := $(patsubst %.c,$(IB)/uj/%.o,$(notdir $(INST_UJ_SRC)))
 INST_CFLAGS := $(UJ_CFLAGS) -I$(UT_SRC) $(SIZE_CFLAGS)
-INST_HDRS := $(USR_HDRS) $(UJ_HDRS) $(UT_HDRS)
+# The flags are here: a change of them rebuilds what they build.
+INST_HDRS := $(USR_HDRS) $(UJ_HDRS) $(UT_HDRS) $(TOP)/scripts/install.mk
 
-.PHONY: install install-build size
+.PHONY: install install-build uninstall size
 
 install-build: $(INST_PROGS) $(INST_SO) $(INST_PLUGINS) $(INST_SHIMS) $(UJ_KEEPER)
 
@@ -136,7 +140,7 @@ $(IB)/uj/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
 $(IB)/uj/options_usage.o: $(TOP)/VERSION
 
 # What a shared object exports (a version script): MAP-NAME, the globs.
-$(IB)/%.map:
+$(IB)/%.map: $(TOP)/scripts/install.mk
 	@mkdir -p $(@D)
 	printf '{\n\tglobal: %s;\n\tlocal: *;\n};\n' '$(INST_EXPORT_$*)' >$@
 
@@ -146,7 +150,7 @@ INST_EXPORT_libujail-seccomp := ujs_*; utrace_*
 INST_EXPORT_utrace-ebpf := utrace_bpf_plugin
 INST_EXPORT_ujail-veth := jail_veth_plugin
 
-$(INST_SO): $(INST_SO_OBJ) $(IB)/libujail-seccomp.map
+$(INST_SO): $(INST_SO_OBJ) $(IB)/libujail-seccomp.map $(TOP)/scripts/install.mk
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -Wl,-soname,libujail-seccomp.so.0 -Wl,-Bsymbolic-functions \
 		-Wl,--version-script=$(IB)/libujail-seccomp.map $(SIZE_LDFLAGS) -Wl,-z,now \
@@ -187,22 +191,22 @@ $(IB)/uj/utrace_main.o: $(UT_SRC)/main.c $(INST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(INST_CFLAGS) -c -o $@ $<
 
-$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
 		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS) -o $@ $(PRELOAD_SRC)
 
-$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
 	@mkdir -p $(@D)
 	musl-gcc $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
-		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS) -o $@ $(PRELOAD_SRC)
+		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS_MUSL) -o $@ $(PRELOAD_SRC)
 
 install: install-build
 	$(INSTALL) -d $(DESTDIR)$(INST_BIN) $(DESTDIR)$(INST_LIB)/ujail $(DESTDIR)$(INST_LIB)/musl
 	$(INST_STRIP) -m 755 $(INST_PROGS) $(DESTDIR)$(INST_BIN)/
-	$(INST_STRIP) -m 644 $(INST_SO) $(INST_PLUGINS) $(DESTDIR)$(INST_LIB)/ujail/
 	ln -sfn ujail-seccomp $(DESTDIR)$(INST_BIN)/seccomp-trace
 	$(INST_STRIP) -m 755 $(UJ_KEEPER) $(DESTDIR)$(INST_LIB)/ujail/
+	$(INST_STRIP) -m 644 $(INST_SO) $(INST_PLUGINS) $(DESTDIR)$(INST_LIB)/ujail/
 	$(INST_STRIP) -m 755 $(INST_SHIM_DIR)/libpreload-seccomp.so $(DESTDIR)$(INST_LIB)/
 	$(INST_STRIP) -m 755 $(INST_SHIM_DIR)/musl/libpreload-seccomp.so $(DESTDIR)$(INST_LIB)/musl/
 	$(if $(INST_MAN),$(INSTALL) -d $(DESTDIR)$(INST_MAN)/man8 $(DESTDIR)$(INST_MAN)/man5 && \
@@ -213,3 +217,20 @@ install: install-build
 		$(INSTALL) -m 644 $(TOP)/contrib/bash-completion/ujail $(DESTDIR)$(INST_COMPL)/ && \
 		for n in ujail-seccomp seccomp-trace utrace; do \
 			ln -sfn ujail $(DESTDIR)$(INST_COMPL)/$$n || exit 1; done)
+
+# What install wrote, for the same DESTDIR, PREFIX and LAYOUT; the
+# directories go too when nothing else is left in them.
+INST_FILES = $(addprefix $(INST_BIN)/,ujail ujail-seccomp seccomp-trace utrace) \
+	$(addprefix $(INST_LIB)/ujail/,ujail-keeper $(notdir $(INST_SO) $(INST_PLUGINS))) \
+	$(INST_LIB)/libpreload-seccomp.so $(INST_LIB)/musl/libpreload-seccomp.so \
+	$(if $(INST_MAN),$(addprefix $(INST_MAN)/man8/,$(notdir $(INST_MAN8)) seccomp-trace.8) \
+		$(INST_MAN)/man5/jailfs.5) \
+	$(if $(INST_COMPL),$(addprefix $(INST_COMPL)/,ujail ujail-seccomp seccomp-trace utrace))
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
+	-rmdir $(DESTDIR)$(INST_LIB)/ujail $(DESTDIR)$(INST_LIB)/musl 2>/dev/null
+
+# The installed files' sizes next to procd's (bench/size.sh).
+size:
+	@$(TOP)/bench/size.sh
