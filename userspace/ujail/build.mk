@@ -113,9 +113,9 @@ $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a
 
 # No warnings under clang either.
 ujail-clang-check:
-	@for f in $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) $(wildcard $(UJ_SRC)/keeper/*.c)); do \
+	@for f in $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) $(wildcard $(UJ_SRC)/keeper/*.c) $(wildcard $(UJ_SRC)/dl/*.c)); do \
 		clang $(UJ_CFLAGS) -I$(UJ_SRC)/keeper -I$(TOP)/tests/unit \
 			-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
 			-c -o /dev/null $$f || exit 1; \
 	done; echo "clang: ujail, $(words $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) \
-		$(wildcard $(UJ_SRC)/keeper/*.c))) files without a warning"
+		$(wildcard $(UJ_SRC)/keeper/*.c) $(wildcard $(UJ_SRC)/dl/*.c))) files without a warning"
