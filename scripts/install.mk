@@ -56,6 +56,7 @@ IB := $(B)/install
 # One shim build per compiler path: the path, '_' as _u and '/' as _s.
 INST_SHIM_DIR := $(IB)/shim$(subst /,_s,$(subst _,_u,$(INST_BIN)))
 INST_SHIMS := $(INST_SHIM_DIR)/libpreload-seccomp.so $(INST_SHIM_DIR)/musl/libpreload-seccomp.so
+INST_SHIM_CFLAGS := -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"'
 INST_STRIP := $(INSTALL) -s --strip-program=$(STRIP)
 
 # ---- the installed programs: small (README.md, "Routers"; make size) ----
@@ -93,51 +94,53 @@ INST_SO_OBJ := $(patsubst %.c,$(IB)/pic/%.o,$(notdir $(INST_SO_SRC)))
 INST_UJ_SRC := $(filter-out $(UJ_SRC)/veth.c,$(UJ_LIB_SRC)) $(UJ_SRC)/dl/veth_dl.c
 INST_UJ_OBJ := $(patsubst %.c,$(IB)/uj/%.o,$(notdir $(INST_UJ_SRC)))
 INST_CFLAGS := $(UJ_CFLAGS) -I$(UT_SRC) $(SIZE_CFLAGS)
-# The flags are here: a change of them rebuilds what they build.
-INST_HDRS := $(USR_HDRS) $(UJ_HDRS) $(UT_HDRS) $(TOP)/scripts/install.mk
+# The flags are here: a change of them rebuilds what they build (the
+# headers come from the generated dependencies, -MMD).
+INST_MK := $(TOP)/scripts/install.mk
 
 .PHONY: install install-build uninstall size
 
 install-build: $(INST_PROGS) $(INST_SO) $(INST_PLUGINS) $(INST_SHIMS) $(UJ_KEEPER)
 
 # Only the library's exported names are global: ujs_*, utrace_*.
-$(IB)/pic/%.o: %.c $(INST_HDRS)
+$(IB)/pic/%.o: %.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(US)/dl/%.c $(INST_HDRS)
+$(IB)/pic/%.o: $(US)/dl/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UT_SRC)/%.c $(INST_HDRS)
+$(IB)/pic/%.o: $(UT_SRC)/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UT_SRC)/dl/%.c $(INST_HDRS)
+$(IB)/pic/%.o: $(UT_SRC)/dl/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
+$(IB)/pic/%.o: $(UJ_SRC)/dl/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UJ_SRC)/%.c $(INST_HDRS)
+$(IB)/pic/%.o: $(UJ_SRC)/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/uj/%.o: $(UJ_SRC)/%.c $(INST_HDRS)
+$(IB)/uj/%.o: $(UJ_SRC)/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(IB)/uj/%.o: $(UJ_SRC)/keeper/%.c $(INST_HDRS)
+$(IB)/uj/%.o: $(UJ_SRC)/keeper/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(IB)/uj/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
+$(IB)/uj/%.o: $(UJ_SRC)/dl/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(IB)/uj/options_usage.o: $(TOP)/VERSION
+$(IB)/pic/bpf_count.o: $(UT_SKEL)
 
 # What a shared object exports (a version script): MAP-NAME, the globs.
 $(IB)/%.map: $(TOP)/scripts/install.mk
@@ -183,23 +186,29 @@ $(IB)/bin/utrace: $(IB)/uj/utrace_main.o $(INST_SO)
 	@mkdir -p $(@D)
 	$(INST_PROG_LD) -ljson-c
 
-$(IB)/uj/seccomp_main.o: $(US)/main.c $(INST_HDRS)
+$(IB)/uj/seccomp_main.o: $(US)/main.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(IB)/uj/utrace_main.o: $(UT_SRC)/main.c $(INST_HDRS)
+$(IB)/uj/utrace_main.o: $(UT_SRC)/main.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
+$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
+	$(CC) $(USR_CFLAGS) $(SIZE_CFLAGS) $(INST_SHIM_CFLAGS) \
 		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS) -o $@ $(PRELOAD_SRC)
+	$(call MULTI_DEPS,$(CC) $(USR_CFLAGS) $(INST_SHIM_CFLAGS),$(PRELOAD_SRC))
 
-$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
+$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(INST_MK)
 	@mkdir -p $(@D)
-	musl-gcc $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
+	musl-gcc $(USR_CFLAGS) $(SIZE_CFLAGS) $(INST_SHIM_CFLAGS) \
 		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS_MUSL) -o $@ $(PRELOAD_SRC)
+	$(call MULTI_DEPS,musl-gcc $(USR_CFLAGS) $(INST_SHIM_CFLAGS),$(PRELOAD_SRC))
+
+DEPS += $(INST_SO_OBJ) $(INST_UJ_OBJ) $(IB)/uj/main.o $(IB)/uj/seccomp_main.o \
+	$(IB)/uj/utrace_main.o $(IB)/pic/bpf_count.o $(IB)/pic/bpf_plugin.o $(IB)/pic/veth.o \
+	$(IB)/pic/net_addr.o $(IB)/pic/veth_plugin.o $(INST_SHIMS)
 
 install: install-build
 	$(INSTALL) -d $(DESTDIR)$(INST_BIN) $(DESTDIR)$(INST_LIB)/ujail $(DESTDIR)$(INST_LIB)/musl

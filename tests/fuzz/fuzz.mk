@@ -36,27 +36,29 @@ fuzz-build: $(FZ_BINS)
 fuzz: fuzz-build
 	@tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) --out $(B)/results/fuzz $(FUZZ_TARGETS)
 
-$(FZ)/seccomp/%.o: %.c $(USR_HDRS)
+$(FZ)/seccomp/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FZ)/ujail/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+$(FZ)/ujail/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FZ)/utrace/%.o: $(UT_SRC)/%.c $(UT_HDRS)
+$(FZ)/utrace/%.o: $(UT_SRC)/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -I$(UT_SRC) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -I$(UT_SRC) -c -o $@ $<
 
-$(FZ)/reference.o: $(TOP)/tests/unit/reference.c $(USR_HDRS) $(TOP)/tests/unit/reference.h
+$(FZ)/utrace/bpf_count.o: $(UT_SKEL)
+
+$(FZ)/reference.o: $(TOP)/tests/unit/reference.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -I$(TOP)/tests/unit -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -I$(TOP)/tests/unit -c -o $@ $<
 
 # The module's option text, as the module compiles it (opts.h: no kernel
 # headers but uapi ones).
-$(FZ)/jailfs/opts.o: $(TOP)/kernel/jailfs/opts.c $(TOP)/kernel/jailfs/opts.h
+$(FZ)/jailfs/opts.o: $(TOP)/kernel/jailfs/opts.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(FZ)/libseccomp.a: $(FZ_SECCOMP_OBJ)
 	@rm -f $@
@@ -70,10 +72,12 @@ $(FZ)/libutrace.a: $(FZ_UTRACE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(FZ)/%_fuzz.o: $(FZ_SRC)/%_fuzz.c $(FZ_SRC)/fuzz.h $(USR_HDRS) $(UJ_HDRS) \
-		$(TOP)/tests/unit/reference.h $(TOP)/kernel/jailfs/opts.h
+$(FZ)/%_fuzz.o: $(FZ_SRC)/%_fuzz.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) -I$(TOP)/tests/unit -I$(TOP)/kernel/jailfs -c -o $@ $<
+	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) $(DEPFLAGS) -I$(TOP)/tests/unit -I$(TOP)/kernel/jailfs -c -o $@ $<
+
+DEPS += $(FZ_SECCOMP_OBJ) $(FZ_UJAIL_OBJ) $(FZ_UTRACE_OBJ) $(FZ)/reference.o $(FZ)/jailfs/opts.o \
+	$(patsubst %,%.o,$(FZ_BINS))
 
 $(FZ)/policy_fuzz: $(FZ)/policy_fuzz.o $(FZ)/libseccomp.a
 	$(FZ_LINK) -o $@ $^ -ljson-c

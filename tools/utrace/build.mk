@@ -13,7 +13,6 @@
 UT_SRC := $(TOP)/tools/utrace
 UT_CFLAGS := $(USR_CFLAGS) -I$(UT_SRC)
 UT_SKEL := $(GEN)/count.skel.h
-UT_HDRS := $(wildcard $(UT_SRC)/*.h) $(USR_HDRS) $(UT_SKEL)
 UT_LIB_SRC := $(filter-out $(UT_SRC)/main.c $(UT_SRC)/%.bpf.c,$(wildcard $(UT_SRC)/*.c))
 # libbpf, and what its static archive needs (ujail and the guest's utrace
 # are static).
@@ -30,20 +29,23 @@ UT_LIB_ASAN := $(patsubst $(UT_SRC)/%.c,$(UB)/utrace-asan/%.o,$(UT_LIB_SRC))
 
 utrace: $(B)/bin/utrace $(B)/bin-asan/utrace $(B)/bin-static/utrace
 
-$(GEN)/count.bpf.o: $(UT_SRC)/count.bpf.c $(UT_SRC)/count_bpf.h
+$(GEN)/count.bpf.o: $(UT_SRC)/count.bpf.c
 	@mkdir -p $(@D)
-	clang $(UT_BPF_CFLAGS) -c -o $@ $<
+	clang $(UT_BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(UT_SKEL): $(GEN)/count.bpf.o
 	bpftool gen skeleton $< name utrace_kcount > $@.tmp && mv $@.tmp $@
 
-$(UB)/utrace-obj/%.o: $(UT_SRC)/%.c $(UT_HDRS)
+$(UB)/utrace-obj/%.o: $(UT_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(UT_CFLAGS) -c -o $@ $<
+	$(CC) $(UT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(UB)/utrace-asan/%.o: $(UT_SRC)/%.c $(UT_HDRS)
+$(UB)/utrace-asan/%.o: $(UT_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(UT_CFLAGS) $(SANITIZE) -c -o $@ $<
+	$(CC) $(UT_CFLAGS) $(SANITIZE) $(DEPFLAGS) -c -o $@ $<
+
+# The generated skeleton exists before the first compile reads it.
+$(UB)/utrace-obj/bpf_count.o $(UB)/utrace-asan/bpf_count.o: $(UT_SKEL)
 
 $(UB)/libutrace.a: $(UT_LIB_OBJ)
 	@rm -f $@
@@ -53,21 +55,23 @@ $(UB)/libutrace-asan.a: $(UT_LIB_ASAN)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/bin/utrace: $(UT_SRC)/main.c $(UB)/libutrace.a $(UB)/libujail-seccomp.a $(UT_HDRS)
+$(B)/bin/utrace: $(UT_SRC)/main.c $(UB)/libutrace.a $(UB)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(UT_CFLAGS) -o $@ $< $(UB)/libutrace.a $(UB)/libujail-seccomp.a -ljson-c \
+	$(CC) $(UT_CFLAGS) $(DEPFLAGS) -o $@ $< $(UB)/libutrace.a $(UB)/libujail-seccomp.a -ljson-c \
 		$(UT_BPF_LIBS)
 
-$(B)/bin-asan/utrace: $(UT_SRC)/main.c $(UB)/libutrace-asan.a $(UB)/libujail-seccomp-asan.a \
-		$(UT_HDRS)
+$(B)/bin-asan/utrace: $(UT_SRC)/main.c $(UB)/libutrace-asan.a $(UB)/libujail-seccomp-asan.a
 	@mkdir -p $(@D)
-	$(CC) $(UT_CFLAGS) $(SANITIZE) -o $@ $< $(UB)/libutrace-asan.a \
+	$(CC) $(UT_CFLAGS) $(SANITIZE) $(DEPFLAGS) -o $@ $< $(UB)/libutrace-asan.a \
 		$(UB)/libujail-seccomp-asan.a -ljson-c $(UT_BPF_LIBS)
 
-$(B)/bin-static/utrace: $(UT_SRC)/main.c $(UB)/libutrace.a $(UB)/libujail-seccomp.a $(UT_HDRS)
+$(B)/bin-static/utrace: $(UT_SRC)/main.c $(UB)/libutrace.a $(UB)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(UT_CFLAGS) -static -o $@ $< $(UB)/libutrace.a $(UB)/libujail-seccomp.a -ljson-c \
+	$(CC) $(UT_CFLAGS) $(DEPFLAGS) -static -o $@ $< $(UB)/libutrace.a $(UB)/libujail-seccomp.a -ljson-c \
 		$(UT_BPF_LIBS)
+
+DEPS += $(GEN)/count.bpf.o $(UT_LIB_OBJ) $(UT_LIB_ASAN) $(B)/bin/utrace $(B)/bin-asan/utrace \
+	$(B)/bin-static/utrace
 
 # The counter's other architecture branch (aarch64) compiles too.
 utrace-clang-check: $(UT_SKEL)

@@ -20,7 +20,6 @@ UJ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 # --veth: libnl's rtnetlink (static archives too: ujail is linked -static).
 UJ_NL_LIBS := -lnl-route-3 -lnl-3 -lpthread -lm
 UJ_LDLIBS := -ljson-c $(UJ_NL_LIBS)
-UJ_HDRS := $(wildcard $(UJ_SRC)/*.h) $(wildcard $(TOP)/tools/utrace/*.h)
 UJ_MAINS := $(UJ_SRC)/main.c $(UJ_SRC)/deps_main.c
 # The keeper's cgroup end serves ujail too (a jail the keeper did not take).
 UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c)) $(UJ_SRC)/keeper/cgroup_end.c
@@ -41,13 +40,13 @@ ujail-lib: $(UJ_B)/libujail.a $(B)/bin/ujail-deps
 
 ujail-unit-tests: $(UJ_UNIT_TESTS)
 
-$(UJ_B)/ujail-obj/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+$(UJ_B)/ujail-obj/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -c -o $@ $<
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(UJ_B)/ujail-asan/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+$(UJ_B)/ujail-asan/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -c -o $@ $<
+	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) $(DEPFLAGS) -c -o $@ $<
 
 # --version prints VERSION.
 $(UJ_B)/ujail-obj/options_usage.o $(UJ_B)/ujail-asan/options_usage.o: $(TOP)/VERSION
@@ -60,19 +59,18 @@ $(UJ_B)/libujail-asan.a: $(UJ_LIB_ASAN)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/bin/ujail-deps: $(UJ_SRC)/deps_main.c $(UJ_B)/libujail.a $(UJ_HDRS)
+$(B)/bin/ujail-deps: $(UJ_SRC)/deps_main.c $(UJ_B)/libujail.a
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_LDLIBS)
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_LDLIBS)
 
 # Static by default: a jail starts faster without the dynamic loader's
 # work (ujail runs once per service start). UJ_LINK= links dynamically.
 UJ_LINK ?= -static
 
 # --trace links utrace's tracer (tools/utrace/build.mk).
-$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/libujail-seccomp.a \
-		$(UJ_HDRS)
+$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
 		$(UJ_B)/libujail-seccomp.a \
 		$(UJ_LDLIBS) -lcap $(UT_BPF_LIBS)
 
@@ -97,19 +95,21 @@ $(GEN)/keeper_tables-%.c: $(US)/gen-syscalls.sh $(US)/syscalls-newer.tbl $(KSRC)
 	@mkdir -p $(@D)
 	$(US)/gen-syscalls.sh $(KSRC) $(KEEPER_ARCHS_$*) >$@.tmp && mv $@.tmp $@
 
-$(UJ_KEEPER): $(UJ_KEEPER_SRC) $(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) | headers
+$(UJ_KEEPER): $(UJ_KEEPER_SRC) | headers
 	@mkdir -p $(@D)
 	musl-gcc $(UJ_KEEPER_CFLAGS) -o $@ $(UJ_KEEPER_SRC)
+	$(call MULTI_DEPS,musl-gcc $(UJ_KEEPER_CFLAGS),$(UJ_KEEPER_SRC))
 
 # Tests find their fixture scripts through UJ_TEST_DIR.
 # options.c takes --trace-backend's names from utrace's backend.c.
 $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a \
-		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_HDRS) \
-		$(TOP)/tests/unit/tap.h
+		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -I$(TOP)/tests/unit \
+	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) $(DEPFLAGS) -I$(TOP)/tests/unit \
 		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a \
 		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS) -lcap
+
+DEPS += $(UJ_LIB_OBJ) $(UJ_LIB_ASAN) $(B)/bin/ujail-deps $(B)/bin/ujail $(UJ_KEEPER) $(UJ_UNIT_TESTS)
 
 # No warnings under clang either.
 ujail-clang-check:
