@@ -119,6 +119,10 @@ include tests/fuzz/fuzz.mk
 include scripts/cross.mk
 
 DEPS += $(KSELFTESTS) $(B)/bench/log_errno_bench $(B)/bench/policy_bench $(B)/demo-bin/deny
+# A source that moved (userspace/ujail's stage folders): a build tree's
+# dependencies from before still name it; as for -MP's headers, its absence
+# is no error.
+$(TOP)/userspace/ujail/deps_main.c:
 # Generated dependencies: a .o's beside it (x.d), any other output's $@.d.
 -include $(wildcard $(patsubst %.o,%.d,$(filter %.o,$(DEPS))) \
 	$(addsuffix .d,$(filter-out %.o,$(DEPS))))

@@ -18,7 +18,7 @@
 #
 # TARGET=x86_64 (or none) is the host build, as before. utrace's ebpf
 # backend needs libbpf, libelf and zlib, not built for musl here: the
-# targets' utrace has tools/utrace/nobpf/ in its place (auto = ptrace).
+# targets' utrace has userspace/utrace/nobpf/ in its place (auto = ptrace).
 # The shim runs the compiler where procd's layout puts it:
 # CROSS_SHIM_COMPILER (default /sbin/ujail-seccomp).
 
@@ -58,7 +58,7 @@ XO_$(1) := $(B)/$(1)/obj
 XCC_$(1) := $(CROSS_TRIPLE_$(1))-gcc -specs=$(B)/sysroot/$(1)/lib/musl-gcc.specs
 XAR_$(1) := $(CROSS_TRIPLE_$(1))-ar
 XSEC_OBJ_$(1) := $$(patsubst %.c,$(B)/$(1)/obj/seccomp/%.o,$$(notdir $(SECCOMP_LIB_SRC)))
-XUT_OBJ_$(1) := $$(patsubst $(UT_SRC)/%.c,$(B)/$(1)/obj/utrace/%.o,$(CROSS_UT_SRC))
+XUT_OBJ_$(1) := $$(patsubst $(UT_SRC)/%.c,$(B)/$(1)/obj/utrace-lib/%.o,$(CROSS_UT_SRC))
 XUJ_OBJ_$(1) := $$(patsubst $(UJ_SRC)/%.c,$(B)/$(1)/obj/ujail/%.o,$(UJ_LIB_SRC))
 XUJ_CFLAGS_$(1) := $(call CROSS_UJ_CFLAGS,$(1))
 XPROGS_$(1) := $(B)/$(1)/bin/ujail $(B)/$(1)/bin/ujail-seccomp $(B)/$(1)/bin/seccomp-trace \
@@ -95,7 +95,7 @@ $(B)/$(1)/obj/seccomp/syscall_tables.o: $(GEN)/syscall_tables.c $(B)/$(1)/.sysro
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(USR_CFLAGS) $(DEPFLAGS) -c -o $$@ $$<
 
-$(B)/$(1)/obj/utrace/%.o: $(UT_SRC)/%.c $(B)/$(1)/.sysroot
+$(B)/$(1)/obj/utrace-lib/%.o: $(UT_SRC)/%.c $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(UT_CFLAGS) $(DEPFLAGS) -c -o $$@ $$<
 
@@ -122,7 +122,7 @@ $(B)/$(1)/bin/ujail-seccomp: $(US)/main.c $(B)/$(1)/obj/libujail-seccomp.a
 $(B)/$(1)/bin/seccomp-trace: $(B)/$(1)/bin/ujail-seccomp
 	ln -sf ujail-seccomp $$@
 
-$(B)/$(1)/bin/utrace: $(UT_SRC)/main.c $(B)/$(1)/obj/libutrace.a \
+$(B)/$(1)/bin/utrace: $(UT_MAIN) $(B)/$(1)/obj/libutrace.a \
 		$(B)/$(1)/obj/libujail-seccomp.a
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(UT_CFLAGS) $(DEPFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libutrace.a \

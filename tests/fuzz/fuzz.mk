@@ -21,13 +21,15 @@ FZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 FZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE $(FZ_SAN) \
 	-fsanitize=fuzzer-no-link
 FZ_SECCOMP_CFLAGS := $(FZ_CFLAGS) -I$(US) -I$(GEN)
-FZ_UJAIL_CFLAGS := $(FZ_CFLAGS) -I$(UJ_SRC) -I$(US) -I$(GEN) -I$(UT_SRC) -isystem /usr/include/libnl3
+# -I$(US): the seccomp library's own fuzzers name its headers bare.
+FZ_UJAIL_CFLAGS := $(FZ_CFLAGS) -I$(UJ_SRC) -I$(TOP)/userspace -I$(US) -I$(GEN) \
+	-isystem /usr/include/libnl3
 FZ_LINK := $(FUZZ_CC) -std=gnu11 -O1 -g $(FZ_SAN) -fsanitize=fuzzer
 FZ_BINS := $(foreach t,policy compile jail_opts jailfs_opts,$(FZ)/$(t)_fuzz)
 
 FZ_SECCOMP_OBJ := $(patsubst %.c,$(FZ)/seccomp/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 FZ_UJAIL_OBJ := $(patsubst $(UJ_SRC)/%.c,$(FZ)/ujail/%.o,$(UJ_LIB_SRC))
-FZ_UTRACE_OBJ := $(patsubst $(UT_SRC)/%.c,$(FZ)/utrace/%.o,$(UT_LIB_SRC))
+FZ_UTRACE_OBJ := $(patsubst $(UT_SRC)/%.c,$(FZ)/utrace-lib/%.o,$(UT_LIB_SRC))
 
 .PHONY: fuzz fuzz-build
 
@@ -44,11 +46,11 @@ $(FZ)/ujail/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FZ)/utrace/%.o: $(UT_SRC)/%.c
+$(FZ)/utrace-lib/%.o: $(UT_SRC)/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -I$(UT_SRC) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -I$(TOP)/userspace -c -o $@ $<
 
-$(FZ)/utrace/bpf_count.o: $(UT_SKEL)
+$(FZ)/utrace-lib/bpf_count.o: $(UT_SKEL)
 
 $(FZ)/reference.o: $(TOP)/tests/unit/reference.c
 	@mkdir -p $(@D)

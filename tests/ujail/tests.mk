@@ -10,7 +10,7 @@
 # namespaces, and valgrind 3.19 lacks fsopen/open_tree/move_mount.
 
 UJT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-I$(TOP)/userspace/ujail -I$(TOP)/tests/unit
+	-I$(TOP)/userspace/ujail -I$(TOP)/userspace -I$(TOP)/tests/unit
 UJT_LIB := $(B)/userspace/libujail.a $(B)/userspace/libujail-seccomp.a
 UJT_TESTS := $(T)/ujail/rootfs_test
 

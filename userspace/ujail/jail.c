@@ -21,19 +21,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clone_flags.h"
-#include "elf_deps.h"
-#include "errmsg.h"
-#include "fs_backend.h"
-#include "init.h"
+#include "isolation/clone_flags.h"
+#include "deps/elf_deps.h"
+#include "seccomp/errmsg.h"
+#include "root/fs_backend.h"
+#include "exec/init.h"
 #include "jail.h"
-#include "jail_keeper.h"
+#include "exec/jail_keeper.h"
 #include "keeper/keeper.h"
-#include "load.h"
-#include "plan_paths.h"
-#include "rootfs.h"
-#include "idrange.h"
-#include "userns.h"
+#include "seccomp/load.h"
+#include "plan/plan_paths.h"
+#include "root/rootfs.h"
+#include "isolation/idrange.h"
+#include "isolation/userns.h"
 
 #define STUB_STACK_SIZE (1024 * 1024)
 

@@ -25,17 +25,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "accounts.h"
-#include "baseline.h"
-#include "cgroup.h"
-#include "creds.h"
-#include "jail_seccomp.h"
-#include "ns.h"
-#include "options.h"
-#include "pathset.h"
-#include "registry.h"
-#include "stage.h"
-#include "veth.h"
+#include "root/accounts.h"
+#include "confine/baseline.h"
+#include "isolation/cgroup.h"
+#include "creds/creds.h"
+#include "confine/jail_seccomp.h"
+#include "isolation/ns.h"
+#include "options/options.h"
+#include "deps/pathset.h"
+#include "plan/registry.h"
+#include "root/stage.h"
+#include "isolation/veth.h"
 
 /* Exit statuses (ujail.8). */
 #define JAIL_EXIT_SETUP		1
