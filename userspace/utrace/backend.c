@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utrace/backend.h"
 #include "seccomp/errmsg.h"
+#include "utrace/backend.h"
 
 static const char *const backend_names[] = {
 	[UTRACE_BACKEND_AUTO] = "auto",

@@ -12,10 +12,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "utrace/bpf_count.h"
 #include "count.skel.h"
-#include "utrace/count_bpf.h"
 #include "seccomp/errmsg.h"
+#include "utrace/bpf_count.h"
+#include "utrace/count_bpf.h"
 #include "utrace/filter.h"
 
 #if defined(__x86_64__)

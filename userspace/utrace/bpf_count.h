@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "utrace/counts.h"
 #include "seccomp/policy.h"
+#include "utrace/counts.h"
 
 struct utrace_bpf;
 

@@ -9,8 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "utrace/counts.h"
 #include "seccomp/errmsg.h"
+#include "utrace/counts.h"
 #include "utrace/filter.h"
 
 int utrace_seen_check(const struct ujs_policy *seen, char *err, size_t errlen)

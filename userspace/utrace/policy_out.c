@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "seccomp/errmsg.h"
-#include "utrace/policy_out.h"
 #include "seccomp/syscalls.h"
+#include "utrace/policy_out.h"
 
 struct name_calls {
 	const char *name;

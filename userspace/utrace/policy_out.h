@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "utrace/counts.h"
 #include "seccomp/policy.h"
+#include "utrace/counts.h"
 
 enum utrace_format {
 	UTRACE_FORMAT_OCI,

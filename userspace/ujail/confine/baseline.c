@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "confine/baseline.h"
-#include "seccomp/errmsg.h"
 #include "confine/landlock.h"
+#include "seccomp/errmsg.h"
 #include "seccomp/policy.h"
 #include "seccomp/seccomp_uapi.h"
 #include "seccomp/syscalls.h"

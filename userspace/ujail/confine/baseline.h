@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "seccomp/compile.h"
 #include "options/options.h"
+#include "seccomp/compile.h"
 
 struct jail_baseline {
 	bool on;

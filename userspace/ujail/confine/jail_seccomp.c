@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "confine/baseline.h"
-#include "seccomp/errmsg.h"
 #include "confine/jail_seccomp.h"
+#include "seccomp/errmsg.h"
 #include "seccomp/load.h"
 #include "seccomp/policy.h"
 #include "seccomp/program.h"

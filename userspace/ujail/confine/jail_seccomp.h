@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deps/pathset.h"
 #include "seccomp/compile.h"
 #include "seccomp/install.h"
-#include "deps/pathset.h"
 
 struct jail_seccomp {
 	bool enabled;

@@ -22,8 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "seccomp/errmsg.h"
 #include "creds/creds.h"
+#include "seccomp/errmsg.h"
 
 /* ---- procd's capabilities JSON ---- */
 

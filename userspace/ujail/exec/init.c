@@ -16,11 +16,12 @@
 #include <unistd.h>
 
 #include "exec/init.h"
-#include "jail.h"
 #include "exec/jail_keeper.h"
-#include "trace/jail_trace.h"
+#include "exec/service.h"
 #include "keeper/keeper.h"
+#include "plan/plan.h"
 #include "root/rootfs.h"
+#include "trace/jail_trace.h"
 
 #define SERVICE_STACK_SIZE (256 * 1024)
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The jail's PID 1 and its child, the service. */
+/* The jail's PID 1, the stub: it starts the service (service.h). */
 #ifndef UJAIL_INIT_H
 #define UJAIL_INIT_H
-
-#include <stddef.h>
 
 struct jail_plan;
 
@@ -14,12 +12,5 @@ struct jail_plan;
  * the jail could not be set up (after a message).
  */
 int jail_stub_main(void *plan);
-
-/* The service: drop everything, execve(). Exits 1 (setup) or 127 (exec). */
-__attribute__((noreturn))
-void jail_service_exec(struct jail_plan *p);
-
-/* Close every descriptor from 3 up but those in @keep (-1 entries ignored). */
-void jail_close_fds_except(const int *keep, size_t n);
 
 #endif

@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "seccomp/errmsg.h"
 #include "exec/jail_keeper.h"
+#include "seccomp/errmsg.h"
 
 #define KEEPER_REL_PATH "../lib/ujail/ujail-keeper"
 

@@ -15,16 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "isolation/cgroup.h"
-#include "seccomp/errmsg.h"
-#include "exec/init.h"
-#include "jail.h"
 #include "exec/jail_keeper.h"
 #include "exec/join.h"
-#include "keeper/keeper.h"
-#include "root/mount_api.h"
-#include "plan/registry.h"
+#include "exec/service.h"
+#include "isolation/cgroup.h"
 #include "isolation/userns.h"
+#include "keeper/keeper.h"
+#include "plan/plan.h"
+#include "plan/registry.h"
+#include "root/mount_api.h"
+#include "seccomp/errmsg.h"
 
 #define MEMBER_STACK_SIZE (256 * 1024)
 #define INIT_WAIT_MS 5000	/* from the record to the jail's keeper */

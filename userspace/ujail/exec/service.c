@@ -20,10 +20,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "exec/init.h"
-#include "jail.h"
-#include "trace/jail_trace.h"
+#include "exec/service.h"
 #include "isolation/userns.h"
+#include "plan/plan.h"
+#include "trace/jail_trace.h"
 
 static void close_range_fds(unsigned int first, unsigned int last)
 {

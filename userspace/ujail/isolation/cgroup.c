@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "isolation/cgroup.h"
-#include "options/cgroup_value.h"
 #include "isolation/clone_flags.h"
+#include "options/cgroup_value.h"
 #include "seccomp/errmsg.h"
 
 #ifndef CGROUP2_SUPER_MAGIC

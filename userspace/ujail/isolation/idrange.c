@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "seccomp/errmsg.h"
 #include "isolation/idrange.h"
 #include "plan/registry.h"
+#include "seccomp/errmsg.h"
 
 #define MAX_RANGES 256
 

@@ -11,9 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "seccomp/errmsg.h"
 #include "isolation/ns.h"
 #include "isolation/userns.h"
+#include "seccomp/errmsg.h"
 
 static unsigned int joined_flags(const struct jail_opts *o)
 {

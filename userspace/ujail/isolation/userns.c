@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "seccomp/errmsg.h"
 #include "isolation/userns.h"
+#include "seccomp/errmsg.h"
 
 #define ID_LIMIT 4294967295ULL	/* (uid_t)-1 is never an id */
 

@@ -15,8 +15,8 @@
 #include <netlink/route/link/veth.h>
 #include <netlink/route/route.h>
 
-#include "seccomp/errmsg.h"
 #include "isolation/veth.h"
+#include "seccomp/errmsg.h"
 
 /* ---- the plan, in the outer ujail ---- */
 

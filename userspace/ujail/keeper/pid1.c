@@ -12,8 +12,8 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "seccomp/install.h"
 #include "keeper/keeper.h"
+#include "seccomp/install.h"
 #include "seccomp/supervise.h"
 
 /* Kill what is left (every process of the namespace when we are its init). */

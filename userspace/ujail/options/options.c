@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utrace/backend.h"
+#include "isolation/userns.h"
 #include "options/cgroup_value.h"
-#include "root/fs_backend.h"
 #include "options/net_addr.h"
 #include "options/options_int.h"
-#include "isolation/userns.h"
+#include "root/fs_backend.h"
+#include "utrace/backend.h"
 
 #define DEFAULT_TIMEOUT 5	/* procd's default term_timeout too */
 #define MAX_HOSTNAME 64		/* HOST_NAME_MAX */

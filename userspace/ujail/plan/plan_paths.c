@@ -16,7 +16,7 @@
 
 #include "deps/elf_deps.h"
 #include "deps/elf_read.h"
-#include "jail.h"
+#include "plan/plan.h"
 #include "plan/plan_paths.h"
 
 /* Absent: the host has nothing there (a dangling link counts as nothing). */

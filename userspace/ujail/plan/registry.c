@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "seccomp/errmsg.h"
 #include "plan/registry.h"
+#include "seccomp/errmsg.h"
 
 #define CLAIM_TRIES 5
 #define START_WAIT_MS 5000	/* a jail's record is written once its PID 1 exists */

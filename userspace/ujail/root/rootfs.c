@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "root/mount_api.h"
 #include "deps/path_walk.h"
+#include "root/mount_api.h"
 #include "root/rootfs.h"
 #include "root/stage.h"
 

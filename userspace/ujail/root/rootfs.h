@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "root/accounts.h"
-#include "options/options.h"
 #include "deps/pathset.h"
+#include "options/options.h"
+#include "root/accounts.h"
 #include "root/stage.h"
 
 /* procd's udebug socket (-D). */

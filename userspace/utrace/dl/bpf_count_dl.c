@@ -6,8 +6,8 @@
  * A missing plugin fails the open with its path: "auto" then says so on
  * stderr and counts with ptrace stops, "--backend ebpf" fails.
  */
-#include "utrace/bpf_plugin.h"
 #include "seccomp/plugin.h"
+#include "utrace/bpf_plugin.h"
 
 static const struct utrace_bpf_ops *ops;
 

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "utrace/bpf_count.h"
 #include "seccomp/errmsg.h"
+#include "utrace/bpf_count.h"
 
 struct utrace_bpf *utrace_bpf_open(char *err, size_t errlen)
 {
