@@ -27,6 +27,14 @@ CC ?= gcc
 # kernel/jailfs/dkms.conf carry it too, checked by
 # tests/build/packages_test.sh.
 UJAIL_VERSION := $(shell cat $(TOP)/VERSION)
+# Every C compile writes the headers it read beside its output (-MMD; -MP:
+# a removed header is no error), so no header list is kept by hand. A
+# command that compiles several sources into one output writes them with
+# MULTI_DEPS (COMPILER AND FLAGS, SOURCES) into $@.d. Each build file adds
+# its outputs to DEPS; their .d files are read at the end.
+DEPFLAGS := -MMD -MP
+MULTI_DEPS = $(1) -MM -MP -MQ $@ $(2) >$@.d
+DEPS :=
 # Test programs run in a busybox initramfs: link them statically.
 KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-parameter \
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
@@ -81,20 +89,19 @@ KSELFTESTS := $(T)/log_errno_test $(T)/log_errno_absent_test $(T)/log_errno_audi
 kselftests: headers
 	@$(MAKE) -s $(KSELFTESTS)
 
-$(T)/%_test: tests/kselftest/seccomp/%_test.c tests/kselftest/seccomp/seccomp_util.h \
-		$(KSRC)/.ujail-key
+$(T)/%_test: tests/kselftest/seccomp/%_test.c $(KSRC)/.ujail-key
 	@mkdir -p $(T)
-	$(CC) $(KSELFTEST_CFLAGS) -o $@ $< -lpthread
+	$(CC) $(KSELFTEST_CFLAGS) $(DEPFLAGS) -o $@ $< -lpthread
 
 $(T)/landlock_abi_test: tests/kselftest/landlock/landlock_abi_test.c $(KSRC)/.ujail-key
 	@mkdir -p $(T)
-	$(CC) $(KSELFTEST_CFLAGS) -o $@ $<
+	$(CC) $(KSELFTEST_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 # The kernel's own suite, from the patched source tree, built as its
 # Makefile does (-Wall only: it is not our code).
 $(T)/seccomp_bpf $(T)/seccomp_benchmark: $(T)/%: $(SELFTESTS)/seccomp/%.c $(KSRC)/.ujail-key
 	@mkdir -p $(T)
-	$(CC) -static -O2 -Wall -Wl,-no-as-needed -isystem $(KHDR)/include -I$(SELFTESTS) \
+	$(CC) -static -O2 -Wall $(DEPFLAGS) -Wl,-no-as-needed -isystem $(KHDR)/include -I$(SELFTESTS) \
 		-o $@ $< -lpthread -lcap
 
 include userspace/seccomp/build.mk
@@ -110,6 +117,15 @@ include tests/runner/runner.mk
 include scripts/install.mk
 include tests/fuzz/fuzz.mk
 include scripts/cross.mk
+
+DEPS += $(KSELFTESTS) $(B)/bench/log_errno_bench $(B)/bench/policy_bench $(B)/demo-bin/deny
+# A source that moved (userspace/ujail's stage folders): a build tree's
+# dependencies from before still name it; as for -MP's headers, its absence
+# is no error.
+$(TOP)/userspace/ujail/deps_main.c:
+# Generated dependencies: a .o's beside it (x.d), any other output's $@.d.
+-include $(wildcard $(patsubst %.o,%.d,$(filter %.o,$(DEPS))) \
+	$(addsuffix .d,$(filter-out %.o,$(DEPS))))
 
 check: deps
 	@scripts/check.sh
@@ -137,12 +153,12 @@ clean:
 
 $(B)/bench/log_errno_bench: bench/log_errno_bench.c $(KSRC)/.ujail-key
 	@mkdir -p $(B)/bench
-	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -isystem $(KHDR)/include -o $@ $<
+	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror $(DEPFLAGS) -isystem $(KHDR)/include -o $@ $<
 
 # Runs on the host: libseccomp (the peer) from Debian, static.
 $(B)/bench/policy_bench: bench/policy_bench.c $(UB)/libujail-seccomp.a
 	@mkdir -p $(B)/bench
-	$(CC) $(USR_CFLAGS) -o $@ $< $(UB)/libujail-seccomp.a \
+	$(CC) $(USR_CFLAGS) $(DEPFLAGS) -o $@ $< $(UB)/libujail-seccomp.a \
 		-Wl,-Bstatic -lseccomp -Wl,-Bdynamic -ljson-c
 
 bench-programs: kselftests
@@ -151,7 +167,7 @@ bench-programs: kselftests
 
 $(B)/demo-bin/deny: scripts/demo/deny.c
 	@mkdir -p $(B)/demo-bin
-	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -o $@ $<
+	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror $(DEPFLAGS) -o $@ $<
 
 demo-programs:
 	@$(MAKE) -s $(B)/demo-bin/deny

@@ -6,12 +6,12 @@
 
 $(B)/bench/spawn_time: $(TOP)/bench/spawn_time.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $(DEPFLAGS) -o $@ $<
 
 # Static: the floor should not count a dynamic loader.
 $(B)/bench/ns_floor: $(TOP)/bench/ns_floor.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $(DEPFLAGS) -static -o $@ $<
 
 # On the host: ujail next to bubblewrap and unshare(1).
 bench-ujail: deps
@@ -37,7 +37,7 @@ bench-ns-qemu: deps kernel
 
 $(B)/bench/sysloop: $(TOP)/bench/sysloop.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $(DEPFLAGS) -static -o $@ $<
 
 bench-utrace: deps
 	@$(MAKE) -s $(B)/bin/utrace $(B)/bench/spawn_time $(B)/bench/sysloop && bench/utrace_bench.sh
@@ -46,9 +46,11 @@ bench-utrace: deps
 # in QEMU on the patched kernel: the module cannot be loaded on the host.
 .PHONY: bench-jailfs
 
-$(B)/bench/jailfs_bench: $(TOP)/bench/jailfs_bench.c $(TOP)/userspace/ujail/mount_api.h
+$(B)/bench/jailfs_bench: $(TOP)/bench/jailfs_bench.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $(DEPFLAGS) -static -o $@ $<
+
+DEPS += $(B)/bench/spawn_time $(B)/bench/ns_floor $(B)/bench/sysloop $(B)/bench/jailfs_bench
 
 bench-jailfs: deps kernel
 	@$(MAKE) -s $(B)/jailfs/patched/jailfs.ko $(B)/bench/jailfs_bench && bench/jailfs_bench.sh

@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../userspace/ujail/mount_api.h"
+#include "../userspace/ujail/root/mount_api.h"
 
 #define BASE "/tmp/jb"
 #define SRC BASE "/src"

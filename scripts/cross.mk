@@ -18,7 +18,7 @@
 #
 # TARGET=x86_64 (or none) is the host build, as before. utrace's ebpf
 # backend needs libbpf, libelf and zlib, not built for musl here: the
-# targets' utrace has tools/utrace/nobpf/ in its place (auto = ptrace).
+# targets' utrace has userspace/utrace/nobpf/ in its place (auto = ptrace).
 # The shim runs the compiler where procd's layout puts it:
 # CROSS_SHIM_COMPILER (default /sbin/ujail-seccomp).
 
@@ -58,7 +58,7 @@ XO_$(1) := $(B)/$(1)/obj
 XCC_$(1) := $(CROSS_TRIPLE_$(1))-gcc -specs=$(B)/sysroot/$(1)/lib/musl-gcc.specs
 XAR_$(1) := $(CROSS_TRIPLE_$(1))-ar
 XSEC_OBJ_$(1) := $$(patsubst %.c,$(B)/$(1)/obj/seccomp/%.o,$$(notdir $(SECCOMP_LIB_SRC)))
-XUT_OBJ_$(1) := $$(patsubst $(UT_SRC)/%.c,$(B)/$(1)/obj/utrace/%.o,$(CROSS_UT_SRC))
+XUT_OBJ_$(1) := $$(patsubst $(UT_SRC)/%.c,$(B)/$(1)/obj/utrace-lib/%.o,$(CROSS_UT_SRC))
 XUJ_OBJ_$(1) := $$(patsubst $(UJ_SRC)/%.c,$(B)/$(1)/obj/ujail/%.o,$(UJ_LIB_SRC))
 XUJ_CFLAGS_$(1) := $(call CROSS_UJ_CFLAGS,$(1))
 XPROGS_$(1) := $(B)/$(1)/bin/ujail $(B)/$(1)/bin/ujail-seccomp $(B)/$(1)/bin/seccomp-trace \
@@ -87,21 +87,21 @@ $(B)/$(1)/khdr/.key: $(KSRC)/.ujail-key
 		INSTALL_HDR_PATH=$(B)/$(1)/khdr >/dev/null
 	@cp $(KSRC)/.ujail-key $$@
 
-$(B)/$(1)/obj/seccomp/%.o: $(US)/%.c $(USR_HDRS) $(B)/$(1)/.sysroot
+$(B)/$(1)/obj/seccomp/%.o: $(US)/%.c $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $(USR_CFLAGS) -c -o $$@ $$<
+	$$(XCC_$(1)) $(USR_CFLAGS) $(DEPFLAGS) -c -o $$@ $$<
 
-$(B)/$(1)/obj/seccomp/syscall_tables.o: $(GEN)/syscall_tables.c $(USR_HDRS) $(B)/$(1)/.sysroot
+$(B)/$(1)/obj/seccomp/syscall_tables.o: $(GEN)/syscall_tables.c $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $(USR_CFLAGS) -c -o $$@ $$<
+	$$(XCC_$(1)) $(USR_CFLAGS) $(DEPFLAGS) -c -o $$@ $$<
 
-$(B)/$(1)/obj/utrace/%.o: $(UT_SRC)/%.c $(USR_HDRS) $(wildcard $(UT_SRC)/*.h) $(B)/$(1)/.sysroot
+$(B)/$(1)/obj/utrace-lib/%.o: $(UT_SRC)/%.c $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $(UT_CFLAGS) -c -o $$@ $$<
+	$$(XCC_$(1)) $(UT_CFLAGS) $(DEPFLAGS) -c -o $$@ $$<
 
-$(B)/$(1)/obj/ujail/%.o: $(UJ_SRC)/%.c $(UJ_HDRS) $(USR_HDRS) $(B)/$(1)/.sysroot
+$(B)/$(1)/obj/ujail/%.o: $(UJ_SRC)/%.c $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) -c -o $$@ $$<
+	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) $(DEPFLAGS) -c -o $$@ $$<
 
 $(B)/$(1)/obj/libujail-seccomp.a: $$(XSEC_OBJ_$(1))
 	@rm -f $$@
@@ -115,49 +115,53 @@ $(B)/$(1)/obj/libujail.a: $$(XUJ_OBJ_$(1))
 	@rm -f $$@
 	$$(XAR_$(1)) rcs $$@ $$^
 
-$(B)/$(1)/bin/ujail-seccomp: $(US)/main.c $(B)/$(1)/obj/libujail-seccomp.a $(USR_HDRS)
+$(B)/$(1)/bin/ujail-seccomp: $(US)/main.c $(B)/$(1)/obj/libujail-seccomp.a
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $(USR_CFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libujail-seccomp.a -ljson-c
+	$$(XCC_$(1)) $(USR_CFLAGS) $(DEPFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libujail-seccomp.a -ljson-c
 
 $(B)/$(1)/bin/seccomp-trace: $(B)/$(1)/bin/ujail-seccomp
 	ln -sf ujail-seccomp $$@
 
-$(B)/$(1)/bin/utrace: $(UT_SRC)/main.c $(B)/$(1)/obj/libutrace.a \
-		$(B)/$(1)/obj/libujail-seccomp.a $(USR_HDRS)
+$(B)/$(1)/bin/utrace: $(UT_MAIN) $(B)/$(1)/obj/libutrace.a \
+		$(B)/$(1)/obj/libujail-seccomp.a
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $(UT_CFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libutrace.a \
+	$$(XCC_$(1)) $(UT_CFLAGS) $(DEPFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libutrace.a \
 		$(B)/$(1)/obj/libujail-seccomp.a -ljson-c
 
 $(B)/$(1)/bin/ujail: $(UJ_SRC)/main.c $(B)/$(1)/obj/libujail.a $(B)/$(1)/obj/libutrace.a \
-		$(B)/$(1)/obj/libujail-seccomp.a $(UJ_HDRS)
+		$(B)/$(1)/obj/libujail-seccomp.a
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) -static -o $$@ $$< $(B)/$(1)/obj/libujail.a \
+	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) $(DEPFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libujail.a \
 		$(B)/$(1)/obj/libutrace.a $(B)/$(1)/obj/libujail-seccomp.a $(CROSS_LDLIBS)
 
 $(B)/$(1)/lib/ujail/ujail-keeper: $(UJ_KEEPER_COMMON) $(GEN)/keeper_tables-$(1).c \
-		$(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) $(B)/$(1)/khdr/.key $(B)/$(1)/.sysroot
+		$(B)/$(1)/khdr/.key $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(subst $(KHDR),$(B)/$(1)/khdr,$(UJ_KEEPER_CFLAGS)) -o $$@ $(UJ_KEEPER_COMMON) \
 		$(GEN)/keeper_tables-$(1).c
+	$$(call MULTI_DEPS,$$(XCC_$(1)) $$(subst $(KHDR),$(B)/$(1)/khdr,$$(UJ_KEEPER_CFLAGS)),$(UJ_KEEPER_COMMON))
 
-$(B)/$(1)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(B)/$(1)/.sysroot
+$(B)/$(1)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(USR_CFLAGS) -DUJS_SHIM_COMPILER='"$(CROSS_SHIM_COMPILER)"' -fPIC -shared \
 		-Wl,-z,now -o $$@ $(PRELOAD_SRC)
+	$$(call MULTI_DEPS,$$(XCC_$(1)) $(USR_CFLAGS) -DUJS_SHIM_COMPILER='"$(CROSS_SHIM_COMPILER)"',$(PRELOAD_SRC))
 
 $(B)/$(1)/tests/unit/%_test: $(TOP)/tests/unit/%_test.c $(B)/$(1)/obj/libujail-seccomp.a \
-		$(TOP)/tests/unit/reference.c $(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
+		$(TOP)/tests/unit/reference.c
 	@mkdir -p $$(@D)
 	$$(XCC_$(1)) $(USR_CFLAGS) -I$(TOP)/tests/unit -static -o $$@ $$< \
 		$(TOP)/tests/unit/reference.c $(B)/$(1)/obj/libujail-seccomp.a -ljson-c
+	$$(call MULTI_DEPS,$$(XCC_$(1)) $(USR_CFLAGS) -I$(TOP)/tests/unit,$$< $(TOP)/tests/unit/reference.c)
 
 $(B)/$(1)/tests/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(B)/$(1)/obj/libujail.a \
-		$(B)/$(1)/obj/libutrace.a $(B)/$(1)/obj/libujail-seccomp.a $(UJ_HDRS) \
-		$(TOP)/tests/unit/tap.h
+		$(B)/$(1)/obj/libutrace.a $(B)/$(1)/obj/libujail-seccomp.a
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) -I$(TOP)/tests/unit -DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
+	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) $(DEPFLAGS) -I$(TOP)/tests/unit -DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
 		-static -o $$@ $$< $(B)/$(1)/obj/libujail.a $(B)/$(1)/obj/libutrace.a \
 		$(B)/$(1)/obj/libujail-seccomp.a $(CROSS_LDLIBS)
+
+DEPS += $$(XSEC_OBJ_$(1)) $$(XUT_OBJ_$(1)) $$(XUJ_OBJ_$(1)) $$(XPROGS_$(1)) $$(XTESTS_$(1))
 endef
 
 $(foreach t,$(CROSS_TARGETS),$(eval $(call CROSS_RULES,$(t))))

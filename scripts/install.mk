@@ -56,6 +56,7 @@ IB := $(B)/install
 # One shim build per compiler path: the path, '_' as _u and '/' as _s.
 INST_SHIM_DIR := $(IB)/shim$(subst /,_s,$(subst _,_u,$(INST_BIN)))
 INST_SHIMS := $(INST_SHIM_DIR)/libpreload-seccomp.so $(INST_SHIM_DIR)/musl/libpreload-seccomp.so
+INST_SHIM_CFLAGS := -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"'
 INST_STRIP := $(INSTALL) -s --strip-program=$(STRIP)
 
 # ---- the installed programs: small (README.md, "Routers"; make size) ----
@@ -86,58 +87,50 @@ INST_PLUGINS := $(ILIB)/utrace-ebpf.so $(ILIB)/ujail-veth.so
 INST_PROGS := $(IB)/bin/ujail $(IB)/bin/ujail-seccomp $(IB)/bin/utrace
 # The library's sources: the seccomp library, the plugin loader, utrace's
 # tracer with the ebpf counter's loader for the counter.
-INST_SO_SRC := $(SECCOMP_LIB_SRC) $(US)/dl/plugin.c \
-	$(filter-out $(UT_SRC)/bpf_count.c,$(UT_LIB_SRC)) $(UT_SRC)/dl/bpf_count_dl.c
-INST_SO_OBJ := $(patsubst %.c,$(IB)/pic/%.o,$(notdir $(INST_SO_SRC)))
+INST_SO_UT_SRC := $(filter-out $(UT_SRC)/bpf_count.c,$(UT_LIB_SRC)) $(UT_SRC)/dl/bpf_count_dl.c
+INST_SO_SRC := $(SECCOMP_LIB_SRC) $(US)/dl/plugin.c $(INST_SO_UT_SRC)
+INST_SO_OBJ := $(patsubst %.c,$(IB)/pic/%.o,$(notdir $(SECCOMP_LIB_SRC) $(US)/dl/plugin.c)) \
+	$(patsubst $(UT_SRC)/%.c,$(IB)/pic/utrace/%.o,$(INST_SO_UT_SRC))
+# The ebpf plugin: the counter's libbpf half, its table.
+INST_BPF_OBJ := $(IB)/pic/utrace/bpf_count.o $(IB)/pic/utrace/dl/bpf_plugin.o
 # ujail's own code, the veth plugin's loader for veth.c.
-INST_UJ_SRC := $(filter-out $(UJ_SRC)/veth.c,$(UJ_LIB_SRC)) $(UJ_SRC)/dl/veth_dl.c
-INST_UJ_OBJ := $(patsubst %.c,$(IB)/uj/%.o,$(notdir $(INST_UJ_SRC)))
-INST_CFLAGS := $(UJ_CFLAGS) -I$(UT_SRC) $(SIZE_CFLAGS)
-# The flags are here: a change of them rebuilds what they build.
-INST_HDRS := $(USR_HDRS) $(UJ_HDRS) $(UT_HDRS) $(TOP)/scripts/install.mk
+INST_UJ_SRC := $(filter-out $(UJ_SRC)/isolation/veth.c,$(UJ_LIB_SRC)) $(UJ_SRC)/dl/veth_dl.c
+INST_UJ_OBJ := $(patsubst $(UJ_SRC)/%.c,$(IB)/uj/%.o,$(INST_UJ_SRC))
+# The veth plugin: its libnl half, the address parser, its table.
+INST_VETH_OBJ := $(patsubst %,$(IB)/pic/ujail/%.o,isolation/veth options/net_addr dl/veth_plugin)
+# -I$(US): the generated syscall tables include the seccomp library's headers bare.
+INST_CFLAGS := $(UJ_CFLAGS) -I$(US) $(SIZE_CFLAGS)
+# The flags are here: a change of them rebuilds what they build (the
+# headers come from the generated dependencies, -MMD).
+INST_MK := $(TOP)/scripts/install.mk
 
 .PHONY: install install-build uninstall size
 
 install-build: $(INST_PROGS) $(INST_SO) $(INST_PLUGINS) $(INST_SHIMS) $(UJ_KEEPER)
 
 # Only the library's exported names are global: ujs_*, utrace_*.
-$(IB)/pic/%.o: %.c $(INST_HDRS)
+$(IB)/pic/%.o: %.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(US)/dl/%.c $(INST_HDRS)
+$(IB)/pic/%.o: $(US)/dl/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UT_SRC)/%.c $(INST_HDRS)
+$(IB)/pic/utrace/%.o: $(UT_SRC)/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UT_SRC)/dl/%.c $(INST_HDRS)
+$(IB)/pic/ujail/%.o: $(UJ_SRC)/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -fPIC -c -o $@ $<
 
-$(IB)/pic/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
+$(IB)/uj/%.o: $(UJ_SRC)/%.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(IB)/pic/%.o: $(UJ_SRC)/%.c $(INST_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
-
-$(IB)/uj/%.o: $(UJ_SRC)/%.c $(INST_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
-
-$(IB)/uj/%.o: $(UJ_SRC)/keeper/%.c $(INST_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
-
-$(IB)/uj/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
-
-$(IB)/uj/options_usage.o: $(TOP)/VERSION
+$(IB)/uj/options/options_usage.o: $(TOP)/VERSION
+$(IB)/pic/utrace/bpf_count.o: $(UT_SKEL)
 
 # What a shared object exports (a version script): MAP-NAME, the globs.
 $(IB)/%.map: $(TOP)/scripts/install.mk
@@ -160,11 +153,11 @@ $(INST_SO): $(INST_SO_OBJ) $(IB)/libujail-seccomp.map $(TOP)/scripts/install.mk
 INST_PLUGIN_LD = $(CC) -shared -fPIC -Wl,--version-script=$(1) $(SIZE_LDFLAGS) -Wl,-z,now \
 	-Wl,-rpath,'$$ORIGIN' -L$(ILIB) -o $@ $(filter %.o,$^) -l:libujail-seccomp.so.0
 
-$(ILIB)/utrace-ebpf.so: $(IB)/pic/bpf_count.o $(IB)/pic/bpf_plugin.o $(INST_SO) \
+$(ILIB)/utrace-ebpf.so: $(INST_BPF_OBJ) $(INST_SO) \
 		$(IB)/utrace-ebpf.map
 	$(call INST_PLUGIN_LD,$(IB)/utrace-ebpf.map) $(UT_BPF_LIBS)
 
-$(ILIB)/ujail-veth.so: $(IB)/pic/veth.o $(IB)/pic/net_addr.o $(IB)/pic/veth_plugin.o $(INST_SO) \
+$(ILIB)/ujail-veth.so: $(INST_VETH_OBJ) $(INST_SO) \
 		$(IB)/ujail-veth.map
 	$(call INST_PLUGIN_LD,$(IB)/ujail-veth.map) $(UJ_NL_LIBS)
 
@@ -183,23 +176,29 @@ $(IB)/bin/utrace: $(IB)/uj/utrace_main.o $(INST_SO)
 	@mkdir -p $(@D)
 	$(INST_PROG_LD) -ljson-c
 
-$(IB)/uj/seccomp_main.o: $(US)/main.c $(INST_HDRS)
+$(IB)/uj/seccomp_main.o: $(US)/main.c $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(IB)/uj/utrace_main.o: $(UT_SRC)/main.c $(INST_HDRS)
+$(IB)/uj/utrace_main.o: $(UT_MAIN) $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(INST_CFLAGS) -c -o $@ $<
+	$(CC) $(INST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
+$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(INST_MK)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
+	$(CC) $(USR_CFLAGS) $(SIZE_CFLAGS) $(INST_SHIM_CFLAGS) \
 		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS) -o $@ $(PRELOAD_SRC)
+	$(call MULTI_DEPS,$(CC) $(USR_CFLAGS) $(INST_SHIM_CFLAGS),$(PRELOAD_SRC))
 
-$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
+$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(INST_MK)
 	@mkdir -p $(@D)
-	musl-gcc $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
+	musl-gcc $(USR_CFLAGS) $(SIZE_CFLAGS) $(INST_SHIM_CFLAGS) \
 		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS_MUSL) -o $@ $(PRELOAD_SRC)
+	$(call MULTI_DEPS,musl-gcc $(USR_CFLAGS) $(INST_SHIM_CFLAGS),$(PRELOAD_SRC))
+
+DEPS += $(INST_SO_OBJ) $(INST_UJ_OBJ) $(IB)/uj/main.o $(IB)/uj/seccomp_main.o \
+	$(IB)/uj/utrace_main.o $(INST_BPF_OBJ) $(INST_VETH_OBJ) \
+	$(INST_SHIMS)
 
 install: install-build
 	$(INSTALL) -d $(DESTDIR)$(INST_BIN) $(DESTDIR)$(INST_LIB)/ujail $(DESTDIR)$(INST_LIB)/musl

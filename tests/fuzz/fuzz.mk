@@ -21,13 +21,15 @@ FZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame
 FZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE $(FZ_SAN) \
 	-fsanitize=fuzzer-no-link
 FZ_SECCOMP_CFLAGS := $(FZ_CFLAGS) -I$(US) -I$(GEN)
-FZ_UJAIL_CFLAGS := $(FZ_CFLAGS) -I$(UJ_SRC) -I$(US) -I$(GEN) -I$(UT_SRC) -isystem /usr/include/libnl3
+# -I$(US): the seccomp library's own fuzzers name its headers bare.
+FZ_UJAIL_CFLAGS := $(FZ_CFLAGS) -I$(UJ_SRC) -I$(TOP)/userspace -I$(US) -I$(GEN) \
+	-isystem /usr/include/libnl3
 FZ_LINK := $(FUZZ_CC) -std=gnu11 -O1 -g $(FZ_SAN) -fsanitize=fuzzer
 FZ_BINS := $(foreach t,policy compile jail_opts jailfs_opts,$(FZ)/$(t)_fuzz)
 
 FZ_SECCOMP_OBJ := $(patsubst %.c,$(FZ)/seccomp/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 FZ_UJAIL_OBJ := $(patsubst $(UJ_SRC)/%.c,$(FZ)/ujail/%.o,$(UJ_LIB_SRC))
-FZ_UTRACE_OBJ := $(patsubst $(UT_SRC)/%.c,$(FZ)/utrace/%.o,$(UT_LIB_SRC))
+FZ_UTRACE_OBJ := $(patsubst $(UT_SRC)/%.c,$(FZ)/utrace-lib/%.o,$(UT_LIB_SRC))
 
 .PHONY: fuzz fuzz-build
 
@@ -36,27 +38,29 @@ fuzz-build: $(FZ_BINS)
 fuzz: fuzz-build
 	@tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) --out $(B)/results/fuzz $(FUZZ_TARGETS)
 
-$(FZ)/seccomp/%.o: %.c $(USR_HDRS)
+$(FZ)/seccomp/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FZ)/ujail/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+$(FZ)/ujail/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FZ)/utrace/%.o: $(UT_SRC)/%.c $(UT_HDRS)
+$(FZ)/utrace-lib/%.o: $(UT_SRC)/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -I$(UT_SRC) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -I$(TOP)/userspace -c -o $@ $<
 
-$(FZ)/reference.o: $(TOP)/tests/unit/reference.c $(USR_HDRS) $(TOP)/tests/unit/reference.h
+$(FZ)/utrace-lib/bpf_count.o: $(UT_SKEL)
+
+$(FZ)/reference.o: $(TOP)/tests/unit/reference.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) -I$(TOP)/tests/unit -c -o $@ $<
+	$(FUZZ_CC) $(FZ_SECCOMP_CFLAGS) $(DEPFLAGS) -I$(TOP)/tests/unit -c -o $@ $<
 
 # The module's option text, as the module compiles it (opts.h: no kernel
 # headers but uapi ones).
-$(FZ)/jailfs/opts.o: $(TOP)/kernel/jailfs/opts.c $(TOP)/kernel/jailfs/opts.h
+$(FZ)/jailfs/opts.o: $(TOP)/kernel/jailfs/opts.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FZ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(FZ)/libseccomp.a: $(FZ_SECCOMP_OBJ)
 	@rm -f $@
@@ -70,10 +74,12 @@ $(FZ)/libutrace.a: $(FZ_UTRACE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(FZ)/%_fuzz.o: $(FZ_SRC)/%_fuzz.c $(FZ_SRC)/fuzz.h $(USR_HDRS) $(UJ_HDRS) \
-		$(TOP)/tests/unit/reference.h $(TOP)/kernel/jailfs/opts.h
+$(FZ)/%_fuzz.o: $(FZ_SRC)/%_fuzz.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) -I$(TOP)/tests/unit -I$(TOP)/kernel/jailfs -c -o $@ $<
+	$(FUZZ_CC) $(FZ_UJAIL_CFLAGS) $(DEPFLAGS) -I$(TOP)/tests/unit -I$(TOP)/kernel/jailfs -c -o $@ $<
+
+DEPS += $(FZ_SECCOMP_OBJ) $(FZ_UJAIL_OBJ) $(FZ_UTRACE_OBJ) $(FZ)/reference.o $(FZ)/jailfs/opts.o \
+	$(patsubst %,%.o,$(FZ_BINS))
 
 $(FZ)/policy_fuzz: $(FZ)/policy_fuzz.o $(FZ)/libseccomp.a
 	$(FZ_LINK) -o $@ $^ -ljson-c

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "options.h"
+#include "options/options.h"
 
 #define MAX_WORDS 64
 

@@ -8,4 +8,6 @@ runner-progs: $(T)/runner/tpflip
 
 $(T)/runner/tpflip: $(TOP)/tests/runner/tpflip.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror -o $@ $<
+	$(CC) -std=gnu11 -O2 -static -Wall -Wextra -Werror $(DEPFLAGS) -o $@ $<
+
+DEPS += $(T)/runner/tpflip

@@ -17,20 +17,22 @@ seccomp-progs: $(SECCOMP_PROGS)
 
 $(SECCOMP_PROGS_OUT)/%-glibc: $(SECCOMP_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	gcc $(SECCOMP_PROGS_CFLAGS) -o $@ $<
+	gcc $(SECCOMP_PROGS_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 $(SECCOMP_PROGS_OUT)/%-glibc-static: $(SECCOMP_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	gcc $(SECCOMP_PROGS_CFLAGS) -static -o $@ $<
+	gcc $(SECCOMP_PROGS_CFLAGS) $(DEPFLAGS) -static -o $@ $<
 
 $(SECCOMP_PROGS_OUT)/%-musl: $(SECCOMP_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	musl-gcc $(SECCOMP_PROGS_CFLAGS) -o $@ $<
+	musl-gcc $(SECCOMP_PROGS_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 $(SECCOMP_PROGS_OUT)/%-musl-static: $(SECCOMP_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	musl-gcc $(SECCOMP_PROGS_CFLAGS) -static -o $@ $<
+	musl-gcc $(SECCOMP_PROGS_CFLAGS) $(DEPFLAGS) -static -o $@ $<
 
 $(SECCOMP_PROGS_OUT)/nostart: $(SECCOMP_PROGS_SRC)/nostart.c
 	@mkdir -p $(@D)
-	gcc $(SECCOMP_PROGS_CFLAGS) -nostartfiles -o $@ $<
+	gcc $(SECCOMP_PROGS_CFLAGS) $(DEPFLAGS) -nostartfiles -o $@ $<
+
+DEPS += $(SECCOMP_PROGS)

@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fs_backend.h"
-#include "rootfs.h"
+#include "root/fs_backend.h"
+#include "root/rootfs.h"
 #include "tap.h"
 
 #define MAX_PATHS 16

@@ -15,8 +15,9 @@ UJV_LIBS := $(B)/userspace/libujail.a $(B)/userspace/libutrace.a \
 # What the guest run of tests/ujail/jail_test.sh needs (see scripts/check.sh).
 ujail-vm: $(B)/bin-static/ujail $(B)/bin-static/ujail-seccomp ujail-jail-tests
 
-$(B)/bin-static/ujail: $(TOP)/userspace/ujail/main.c $(UJV_LIBS) \
-		$(wildcard $(TOP)/userspace/ujail/*.h)
+$(B)/bin-static/ujail: $(TOP)/userspace/ujail/main.c $(UJV_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -static -o $@ $< $(UJV_LIBS) -ljson-c -lcap $(UJ_NL_LIBS) \
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) -static -o $@ $< $(UJV_LIBS) -ljson-c -lcap $(UJ_NL_LIBS) \
 		$(UT_BPF_LIBS)
+
+DEPS += $(B)/bin-static/ujail

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "accounts.h"
+#include "root/accounts.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/accounts_test.XXXXXX";

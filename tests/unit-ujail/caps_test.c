@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "creds.h"
+#include "creds/creds.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/caps_test.XXXXXX";

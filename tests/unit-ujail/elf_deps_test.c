@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_deps.h"
+#include "deps/elf_deps.h"
 #include "tap.h"
 
 #ifndef UJ_TEST_DIR

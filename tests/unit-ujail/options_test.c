@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clone_flags.h"
-#include "options.h"
+#include "isolation/clone_flags.h"
+#include "options/options.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/ujail-options-XXXXXX";

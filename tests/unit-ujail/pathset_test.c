@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "path_walk.h"
-#include "pathset.h"
+#include "deps/path_walk.h"
+#include "deps/pathset.h"
 #include "tap.h"
 
 static bool sorted_unique(const struct path_set *s)

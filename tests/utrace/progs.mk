@@ -20,16 +20,18 @@ utrace-tests: utrace utrace-progs ujail $(B)/bin/ujail-seccomp
 
 $(UTRACE_PROGS_OUT)/%-glibc: $(UTRACE_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	gcc $(UTRACE_PROGS_CFLAGS) -o $@ $<
+	gcc $(UTRACE_PROGS_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 $(UTRACE_PROGS_OUT)/%-glibc-static: $(UTRACE_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	gcc $(UTRACE_PROGS_CFLAGS) -static -o $@ $<
+	gcc $(UTRACE_PROGS_CFLAGS) $(DEPFLAGS) -static -o $@ $<
 
 $(UTRACE_PROGS_OUT)/%-musl: $(UTRACE_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	musl-gcc $(UTRACE_PROGS_CFLAGS) -o $@ $<
+	musl-gcc $(UTRACE_PROGS_CFLAGS) $(DEPFLAGS) -o $@ $<
 
 $(UTRACE_PROGS_OUT)/%-musl-static: $(UTRACE_PROGS_SRC)/%.c
 	@mkdir -p $(@D)
-	musl-gcc $(UTRACE_PROGS_CFLAGS) -static -o $@ $<
+	musl-gcc $(UTRACE_PROGS_CFLAGS) $(DEPFLAGS) -static -o $@ $<
+
+DEPS += $(UTRACE_PROGS)

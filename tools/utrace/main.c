@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "policy_out.h"
-#include "run.h"
-#include "session.h"
-#include "trace.h"
+#include "seccomp/load.h"
+#include "utrace/policy_out.h"
+#include "utrace/run.h"
+#include "utrace/session.h"
+#include "utrace/trace.h"
 
 #define EXIT_USAGE 2
 #define EXIT_NOT_STARTED 127

@@ -14,13 +14,11 @@ GEN := $(B)/gen
 UB := $(B)/userspace
 USR_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(US) -I$(GEN)
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-USR_HDRS := $(wildcard $(US)/*.h)
 
 # Every .c in userspace/seccomp except the command is library code.
 SECCOMP_LIB_SRC := $(filter-out $(US)/main.c,$(wildcard $(US)/*.c)) $(GEN)/syscall_tables.c
 SECCOMP_LIB_OBJ := $(patsubst %.c,$(UB)/obj/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 SECCOMP_LIB_ASAN := $(patsubst %.c,$(UB)/asan/%.o,$(notdir $(SECCOMP_LIB_SRC)))
-SECCOMP_LIB_STATIC := $(patsubst %.c,$(UB)/static/%.o,$(notdir $(SECCOMP_LIB_SRC)))
 PRELOAD_SRC := $(wildcard $(TOP)/preload/*.c) $(US)/install.c $(US)/errmsg.c \
 	$(US)/fdpass.c
 # The compiler the shim runs for $SECCOMP_FILE: a fixed path (make install
@@ -43,17 +41,17 @@ $(GEN)/syscall_tables.c: $(US)/gen-syscalls.sh $(US)/syscalls-newer.tbl $(KSRC)/
 	@mkdir -p $(GEN)
 	$(US)/gen-syscalls.sh $(KSRC) >$@.tmp && mv $@.tmp $@
 
-$(UB)/obj/%.o: %.c $(USR_HDRS)
+# The library is compiled twice on the host: plain (the dynamic and the
+# static commands link the same objects) and with the sanitizers (tests);
+# make install's PIC and -Os build, the fuzzers' clang build and the
+# targets' are in scripts/install.mk, tests/fuzz/fuzz.mk, scripts/cross.mk.
+$(UB)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -c -o $@ $<
+	$(CC) $(USR_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(UB)/asan/%.o: %.c $(USR_HDRS)
+$(UB)/asan/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SANITIZE) -c -o $@ $<
-
-$(UB)/static/%.o: %.c $(USR_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -c -o $@ $<
+	$(CC) $(USR_CFLAGS) $(SANITIZE) $(DEPFLAGS) -c -o $@ $<
 
 $(UB)/libujail-seccomp.a: $(SECCOMP_LIB_OBJ)
 	@rm -f $@
@@ -63,52 +61,58 @@ $(UB)/libujail-seccomp-asan.a: $(SECCOMP_LIB_ASAN)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/bin/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp.a $(USR_HDRS)
+$(B)/bin/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -o $@ $< $(UB)/libujail-seccomp.a -ljson-c
+	$(CC) $(USR_CFLAGS) $(DEPFLAGS) -o $@ $< $(UB)/libujail-seccomp.a -ljson-c
 
 $(B)/bin/seccomp-trace: $(B)/bin/ujail-seccomp
 	ln -sf ujail-seccomp $@
 
-$(B)/bin-static/ujail-seccomp: $(US)/main.c $(SECCOMP_LIB_STATIC) $(USR_HDRS)
+$(B)/bin-static/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -static -o $@ $< $(SECCOMP_LIB_STATIC) -ljson-c
+	$(CC) $(USR_CFLAGS) $(DEPFLAGS) -static -o $@ $< $(UB)/libujail-seccomp.a -ljson-c
 
 # The runner's tests run once more with this one (valgrind lacks seccomp).
-$(B)/bin-asan/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp-asan.a $(USR_HDRS)
+$(B)/bin-asan/ujail-seccomp: $(US)/main.c $(UB)/libujail-seccomp-asan.a
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SANITIZE) -o $@ $< $(UB)/libujail-seccomp-asan.a -ljson-c
+	$(CC) $(USR_CFLAGS) $(SANITIZE) $(DEPFLAGS) -o $@ $< $(UB)/libujail-seccomp-asan.a -ljson-c
 
 # The shim: libc only, one per libc.
-$(B)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+$(B)/lib/libpreload-seccomp.so: $(PRELOAD_SRC)
 	@mkdir -p $(@D)
 	$(CC) $(USR_CFLAGS) $(PRELOAD_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
+	$(call MULTI_DEPS,$(CC) $(USR_CFLAGS) $(PRELOAD_CFLAGS),$(PRELOAD_SRC))
 
-$(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+$(B)/lib/musl/libpreload-seccomp.so: $(PRELOAD_SRC)
 	@mkdir -p $(@D)
 	musl-gcc $(USR_CFLAGS) $(PRELOAD_CFLAGS) -fPIC -shared -Wl,-z,now -o $@ $(PRELOAD_SRC)
+	$(call MULTI_DEPS,musl-gcc $(USR_CFLAGS) $(PRELOAD_CFLAGS),$(PRELOAD_SRC))
 
 # What the tests share that is not a header: the reference evaluator.
 UNIT_SHARED_ASAN := $(UB)/asan-test/reference.o
 
-$(UB)/asan-test/%.o: $(TOP)/tests/unit/%.c $(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
+$(UB)/asan-test/%.o: $(TOP)/tests/unit/%.c
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -c -o $@ $<
+	$(CC) $(USR_CFLAGS) $(SANITIZE) $(DEPFLAGS) -I$(TOP)/tests/unit -c -o $@ $<
 
-$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(UNIT_SHARED_ASAN) \
-		$(USR_HDRS) $(wildcard $(TOP)/tests/unit/*.h)
+$(T)/unit/%_test: $(TOP)/tests/unit/%_test.c $(UB)/libujail-seccomp-asan.a $(UNIT_SHARED_ASAN)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) $(SANITIZE) -I$(TOP)/tests/unit -o $@ $< $(UNIT_SHARED_ASAN) \
+	$(CC) $(USR_CFLAGS) $(SANITIZE) $(DEPFLAGS) -I$(TOP)/tests/unit -o $@ $< $(UNIT_SHARED_ASAN) \
 		$(UB)/libujail-seccomp-asan.a -ljson-c
 
 # Our filters against libseccomp's (libseccomp-dev: this test only).
 seccomp-compare: $(T)/seccomp/libseccomp_compare
 
 $(T)/seccomp/libseccomp_compare: $(TOP)/tests/seccomp/libseccomp_compare.c \
-		$(UB)/libujail-seccomp.a $(USR_HDRS) $(TOP)/tests/unit/tap.h
+		$(UB)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -I$(TOP)/tests/unit -o $@ $< $(UB)/libujail-seccomp.a \
+	$(CC) $(USR_CFLAGS) $(DEPFLAGS) -I$(TOP)/tests/unit -o $@ $< $(UB)/libujail-seccomp.a \
 		-lseccomp -ljson-c
+
+DEPS += $(SECCOMP_LIB_OBJ) $(SECCOMP_LIB_ASAN) $(UNIT_SHARED_ASAN) $(UNIT_TESTS) \
+	$(B)/bin/ujail-seccomp $(B)/bin-static/ujail-seccomp $(B)/bin-asan/ujail-seccomp \
+	$(B)/lib/libpreload-seccomp.so $(B)/lib/musl/libpreload-seccomp.so \
+	$(T)/seccomp/libseccomp_compare
 
 # No warnings under clang either (the build uses gcc).
 CLANG_CHECK_SRC = $(filter-out $(GEN)/%,$(SECCOMP_LIB_SRC)) $(US)/main.c $(wildcard $(US)/dl/*.c) \

@@ -1,7 +1,8 @@
 # ujail: the jail launcher's library, commands and unit tests; included by
 # the top Makefile (after userspace/seccomp/build.mk).
 #
-#   build/userspace/libujail.a          userspace/ujail/*.c but the commands
+#   build/userspace/libujail.a          userspace/ujail/*/*.c but the commands
+#                                       (the stages' folders: README.md)
 #   build/userspace/libujail-asan.a     the same with ASan + UBSan, for tests
 #   build/bin/ujail-deps                paths a program needs in a jail
 #   build/bin/ujail                     the jail launcher (links the seccomp library)
@@ -10,20 +11,23 @@
 
 UJ_SRC := $(TOP)/userspace/ujail
 UJ_B := $(B)/userspace
-# The jail links the seccomp compiler: its headers too.
-# The seccomp headers: -S reuses ujail-seccomp's compiler and loader.
+# Includes name their component: "root/stage.h" (userspace/ujail),
+# "seccomp/policy.h" (-S reuses ujail-seccomp's compiler and loader),
+# "utrace/session.h" (--trace links utrace's tracer).
 UJ_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC) \
-	-I$(TOP)/userspace/seccomp \
-	-I$(TOP)/userspace/seccomp -I$(B)/gen -I$(TOP)/tools/utrace -isystem /usr/include/libnl3 \
+	-I$(TOP)/userspace -I$(B)/gen -isystem /usr/include/libnl3 \
 	-DUJAIL_VERSION='"$(UJAIL_VERSION)"'
 UJ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # --veth: libnl's rtnetlink (static archives too: ujail is linked -static).
 UJ_NL_LIBS := -lnl-route-3 -lnl-3 -lpthread -lm
 UJ_LDLIBS := -ljson-c $(UJ_NL_LIBS)
-UJ_HDRS := $(wildcard $(UJ_SRC)/*.h) $(wildcard $(TOP)/tools/utrace/*.h)
-UJ_MAINS := $(UJ_SRC)/main.c $(UJ_SRC)/deps_main.c
+UJ_MAINS := $(UJ_SRC)/main.c $(UJ_SRC)/deps/deps_main.c
+# The stages' folders; keeper/ is the keeper's program, dl/ the plugins'
+# halves (scripts/install.mk).
+UJ_STAGES := options plan deps root isolation creds confine exec trace
 # The keeper's cgroup end serves ujail too (a jail the keeper did not take).
-UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c)) $(UJ_SRC)/keeper/cgroup_end.c
+UJ_LIB_SRC := $(filter-out $(UJ_MAINS),$(wildcard $(UJ_SRC)/*.c $(UJ_STAGES:%=$(UJ_SRC)/%/*.c))) \
+	$(UJ_SRC)/keeper/cgroup_end.c
 UJ_LIB_OBJ := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-obj/%.o,$(UJ_LIB_SRC))
 UJ_LIB_ASAN := $(patsubst $(UJ_SRC)/%.c,$(UJ_B)/ujail-asan/%.o,$(UJ_LIB_SRC))
 UJ_TEST_SRC := $(wildcard $(TOP)/tests/unit-ujail/*_test.c)
@@ -41,16 +45,16 @@ ujail-lib: $(UJ_B)/libujail.a $(B)/bin/ujail-deps
 
 ujail-unit-tests: $(UJ_UNIT_TESTS)
 
-$(UJ_B)/ujail-obj/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+$(UJ_B)/ujail-obj/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -c -o $@ $<
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(UJ_B)/ujail-asan/%.o: $(UJ_SRC)/%.c $(UJ_HDRS)
+$(UJ_B)/ujail-asan/%.o: $(UJ_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -c -o $@ $<
+	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) $(DEPFLAGS) -c -o $@ $<
 
 # --version prints VERSION.
-$(UJ_B)/ujail-obj/options_usage.o $(UJ_B)/ujail-asan/options_usage.o: $(TOP)/VERSION
+$(UJ_B)/ujail-obj/options/options_usage.o $(UJ_B)/ujail-asan/options/options_usage.o: $(TOP)/VERSION
 
 $(UJ_B)/libujail.a: $(UJ_LIB_OBJ)
 	@rm -f $@
@@ -60,19 +64,18 @@ $(UJ_B)/libujail-asan.a: $(UJ_LIB_ASAN)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/bin/ujail-deps: $(UJ_SRC)/deps_main.c $(UJ_B)/libujail.a $(UJ_HDRS)
+$(B)/bin/ujail-deps: $(UJ_SRC)/deps/deps_main.c $(UJ_B)/libujail.a
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_LDLIBS)
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_LDLIBS)
 
 # Static by default: a jail starts faster without the dynamic loader's
 # work (ujail runs once per service start). UJ_LINK= links dynamically.
 UJ_LINK ?= -static
 
-# --trace links utrace's tracer (tools/utrace/build.mk).
-$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/libujail-seccomp.a \
-		$(UJ_HDRS)
+# --trace links utrace's tracer (userspace/utrace, tools/utrace/build.mk).
+$(B)/bin/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/libujail-seccomp.a
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
+	$(CC) $(UJ_CFLAGS) $(DEPFLAGS) $(UJ_LINK) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
 		$(UJ_B)/libujail-seccomp.a \
 		$(UJ_LDLIBS) -lcap $(UT_BPF_LIBS)
 
@@ -89,32 +92,35 @@ KEEPER_ARCHS_aarch64 := aarch64 arm
 KEEPER_ARCHS_mipsel := mips mipsel
 UJ_KEEPER_SRC := $(UJ_KEEPER_COMMON) $(GEN)/keeper_tables-$(shell uname -m).c
 # musl has no kernel headers of its own: the patched tree's uapi headers.
-UJ_KEEPER_CFLAGS := -std=gnu11 -Os -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC)/keeper \
-	-I$(US) -I$(GEN) -isystem $(KHDR)/include -static -fno-pie -no-pie -ffunction-sections -fdata-sections -Wl,--gc-sections -s \
+# The generated tables include the seccomp library's syscalls.h bare (-I$(US)).
+UJ_KEEPER_CFLAGS := -std=gnu11 -Os -Wall -Wextra -Werror -D_GNU_SOURCE -I$(UJ_SRC) \
+	-I$(TOP)/userspace -I$(US) -I$(GEN) -isystem $(KHDR)/include -static -fno-pie -no-pie -ffunction-sections -fdata-sections -Wl,--gc-sections -s \
 	-fno-asynchronous-unwind-tables -Wl,-z,noseparate-code
 
 $(GEN)/keeper_tables-%.c: $(US)/gen-syscalls.sh $(US)/syscalls-newer.tbl $(KSRC)/.ujail-key
 	@mkdir -p $(@D)
 	$(US)/gen-syscalls.sh $(KSRC) $(KEEPER_ARCHS_$*) >$@.tmp && mv $@.tmp $@
 
-$(UJ_KEEPER): $(UJ_KEEPER_SRC) $(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) | headers
+$(UJ_KEEPER): $(UJ_KEEPER_SRC) | headers
 	@mkdir -p $(@D)
 	musl-gcc $(UJ_KEEPER_CFLAGS) -o $@ $(UJ_KEEPER_SRC)
+	$(call MULTI_DEPS,musl-gcc $(UJ_KEEPER_CFLAGS),$(UJ_KEEPER_SRC))
 
 # Tests find their fixture scripts through UJ_TEST_DIR.
 # options.c takes --trace-backend's names from utrace's backend.c.
 $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a \
-		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_HDRS) \
-		$(TOP)/tests/unit/tap.h
+		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) -I$(TOP)/tests/unit \
+	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) $(DEPFLAGS) -I$(TOP)/tests/unit \
 		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a \
 		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS) -lcap
+
+DEPS += $(UJ_LIB_OBJ) $(UJ_LIB_ASAN) $(B)/bin/ujail-deps $(B)/bin/ujail $(UJ_KEEPER) $(UJ_UNIT_TESTS)
 
 # No warnings under clang either.
 ujail-clang-check:
 	@for f in $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) $(wildcard $(UJ_SRC)/keeper/*.c) $(wildcard $(UJ_SRC)/dl/*.c)); do \
-		clang $(UJ_CFLAGS) -I$(UJ_SRC)/keeper -I$(TOP)/tests/unit \
+		clang $(UJ_CFLAGS) -I$(TOP)/tests/unit \
 			-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' \
 			-c -o /dev/null $$f || exit 1; \
 	done; echo "clang: ujail, $(words $(sort $(UJ_LIB_SRC) $(wildcard $(UJ_MAINS)) $(UJ_TEST_SRC) \

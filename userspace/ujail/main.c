@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* ujail: run a service in a jail (ujail.8). */
+#include "exec/join.h"
 #include "jail.h"
-#include "jail_trace.h"
-#include "join.h"
-#include "options.h"
+#include "options/options.h"
+#include "trace/jail_trace.h"
 
 int main(int argc, char **argv)
 {

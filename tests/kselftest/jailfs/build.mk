@@ -28,10 +28,11 @@ $(B)/jailfs/debug/jailfs.ko: $(JAILFS_SRC) $(B)/kernel/out-debug/.ujail-key
 $(B)/jailfs/stock-%/jailfs.ko: $(JAILFS_SRC)
 	@scripts/jailfs-build.sh stock-$*
 
+DEPS += $(JAILFS_TESTS)
+
 jailfs-kselftests: headers
 	@$(MAKE) -s $(JAILFS_TESTS)
 
-$(T)/jailfs_%_test: tests/kselftest/jailfs/jailfs_%_test.c tests/kselftest/jailfs/jailfs_util.h \
-		$(KSRC)/.ujail-key
+$(T)/jailfs_%_test: tests/kselftest/jailfs/jailfs_%_test.c $(KSRC)/.ujail-key
 	@mkdir -p $(T)
-	$(CC) $(KSELFTEST_CFLAGS) -I$(TOP)/tests/kselftest/jailfs -o $@ $<
+	$(CC) $(KSELFTEST_CFLAGS) $(DEPFLAGS) -I$(TOP)/tests/kselftest/jailfs -o $@ $<

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "plugin.h"
-#include "veth_plugin.h"
+#include "isolation/veth_plugin.h"
+#include "seccomp/plugin.h"
 
 static const struct jail_veth_ops *ops;
 

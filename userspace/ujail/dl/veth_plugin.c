@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ujail-veth.so's one export: veth.c's functions (veth_plugin.h). */
-#include "veth_plugin.h"
+#include "isolation/veth_plugin.h"
 
 __attribute__((visibility("default")))
 const struct jail_veth_ops jail_veth_plugin = {

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "keeper.h"
+#include "keeper/keeper.h"
 
 #define EMPTY_TIMEOUT_MS 10000	/* SIGKILLed processes take far less */
 #define POLL_MS 50

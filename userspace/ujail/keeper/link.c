@@ -13,7 +13,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "keeper.h"
+#include "keeper/keeper.h"
 
 struct dellink_request {
 	struct nlmsghdr nh;

@@ -11,7 +11,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "keeper.h"
+#include "keeper/keeper.h"
 
 void keeper_msg(const char *name, const char *fmt, ...)
 {

@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../mount_api.h"
-#include "keeper.h"
+#include "keeper/keeper.h"
+#include "root/mount_api.h"
 
 #define MAX_MEMBERS 64		/* watched at once; the rest on the next look */
 

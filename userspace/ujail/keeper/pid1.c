@@ -12,9 +12,9 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "install.h"
-#include "keeper.h"
-#include "supervise.h"
+#include "keeper/keeper.h"
+#include "seccomp/install.h"
+#include "seccomp/supervise.h"
 
 /* Kill what is left (every process of the namespace when we are its init). */
 static void kill_the_rest(pid_t service)

@@ -19,7 +19,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "keeper.h"
+#include "keeper/keeper.h"
 
 struct watch_state {
 	const struct keeper_watch *w;

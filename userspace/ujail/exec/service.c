@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The service, PID 2 of the jail, from fork() to execve(): see init.h.
+ * Order matters: the steps that need privileges (new session, descriptors,
+ * credentials) come before those that take them away, and seccomp comes
+ * last so that the policy need not allow our own set-up. The baseline
+ * (baseline.h) is the exception: installed while we still hold
+ * CAP_SYS_ADMIN, so that it needs no no_new_privs; it denies nothing
+ * the set-up does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "exec/service.h"
+#include "isolation/userns.h"
+#include "plan/plan.h"
+#include "trace/jail_trace.h"
+
+static void close_range_fds(unsigned int first, unsigned int last)
+{
+	if (first <= last)
+		syscall(SYS_close_range, first, last, 0);
+}
+
+void jail_close_fds_except(const int *keep, size_t n)
+{
+	unsigned int next = 3;
+
+	/* Ascending walk over the kept numbers: close the gaps between them. */
+	for (;;) {
+		unsigned int lowest = ~0U;
+
+		for (size_t i = 0; i < n; i++)
+			if (keep[i] >= (int)next && (unsigned int)keep[i] < lowest)
+				lowest = (unsigned int)keep[i];
+		if (lowest == ~0U) {
+			close_range_fds(next, ~0U);
+			return;
+		}
+		close_range_fds(next, lowest - 1);
+		next = lowest + 1;
+	}
+}
+
+/* Dispositions ignored by whoever started ujail (a shell's "&") do not pass on. */
+static void default_signal_actions(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+}
+
+__attribute__((noreturn))
+static void service_fail(struct jail_plan *p, int status, const char *step,
+			 const char *what)
+{
+	jail_msg(p, "service: %s: %s", step, what);
+	_exit(status);
+}
+
+/* The outer ujail learns our host pid from the credentials of this message. */
+static void announce_start(struct jail_plan *p)
+{
+	char byte = 'S';
+
+	if (send(p->status_sock[1], &byte, 1, MSG_NOSIGNAL) != 1)
+		service_fail(p, JAIL_EXIT_SETUP, "report the start", strerror(errno));
+	close(p->status_sock[1]);
+}
+
+void jail_service_exec(struct jail_plan *p)
+{
+	const int keep[] = {
+		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp), p->seccomp.notify_sock[1],
+		p->userns_fd, p->o->trace ? jail_trace_keep_fd() : -1,
+	};
+	size_t n_env = 0;
+	char err[1024];
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	default_signal_actions();
+	/* A new session without a terminal: no TIOCSTI into the caller's. */
+	if (setsid() < 0)
+		service_fail(p, JAIL_EXIT_SETUP, "setsid", strerror(errno));
+	jail_close_fds_except(keep, sizeof(keep) / sizeof(keep[0]));
+	while (p->envp[n_env])
+		n_env++;
+	/* Last of the host's privileges: after it, capabilities are the namespace's. */
+	if (p->userns_fd >= 0 && jail_userns_enter(p->userns_fd, err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "user namespace", err);
+	if (p->o->trace && jail_trace_arm(err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
+	/* While we hold CAP_SYS_ADMIN (no no_new_privs needed), before -S's filter. */
+	if (jail_baseline_apply(&p->baseline, err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "baseline", err);
+	if (jail_seccomp_env(&p->seccomp, p->envp, &n_env, err, sizeof(err)) ||
+	    jail_privileges_apply(&p->creds, &p->caps, err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "privileges", err);
+	if ((p->o->no_new_privs || p->seccomp.enabled) &&
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		service_fail(p, JAIL_EXIT_SETUP, "prctl(PR_SET_NO_NEW_PRIVS)", strerror(errno));
+	announce_start(p);
+	/* Before -S's filter, which need not allow seccomp(). */
+	if (p->o->trace && jail_trace_begin(err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
+	if (jail_seccomp_install_static(&p->seccomp, err, sizeof(err)))
+		service_fail(p, JAIL_EXIT_SETUP, "seccomp", err);
+	execve(p->exe, p->o->argv, p->envp);
+	service_fail(p, JAIL_EXIT_NOT_STARTED, p->exe, strerror(errno));
+}
