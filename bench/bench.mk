@@ -22,7 +22,9 @@ bench-ujail: deps
 # bubblewrap (bench/ujail_ns_bench.sh): bench-ns on the host, bench-ns-qemu
 # in QEMU on the patched kernel, whose cgroup2 has the controllers the
 # limits need (a cgroup v1 host has none).
-.PHONY: bench-ns bench-ns-qemu
+# bench-ns-aarch64 and bench-ns-mipsel: the same in the router target's
+# guest, with its own programs.
+.PHONY: bench-ns bench-ns-qemu bench-ns-aarch64 bench-ns-mipsel
 
 bench-ns: deps
 	@$(MAKE) -s ujail $(B)/bin/ujail-deps $(B)/bench/spawn_time $(B)/bench/ns_floor && \
@@ -31,6 +33,9 @@ bench-ns: deps
 bench-ns-qemu: deps kernel
 	@$(MAKE) -s ujail $(B)/bin/ujail-deps $(B)/bench/spawn_time $(B)/bench/ns_floor && \
 		bench/ujail_ns_bench.sh --qemu
+
+bench-ns-aarch64 bench-ns-mipsel: bench-ns-%: deps
+	@bench/ujail_ns_bench.sh --qemu $*
 
 # utrace next to strace -f -c (bench/utrace_bench.sh), on the host.
 .PHONY: bench-utrace

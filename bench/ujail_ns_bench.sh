@@ -10,6 +10,13 @@
 #   bench/ujail_ns_bench.sh --qemu    in QEMU on the patched kernel
 #                                     (build/kernel/out-patched/bzImage),
 #                                     with a cgroup2 that has the controllers
+#   bench/ujail_ns_bench.sh --qemu TARGET   the same on a router target's
+#                                     patched kernel (aarch64, mipsel): its
+#                                     static ujail (musl), and Debian's bash,
+#                                     bwrap and true for it (scripts/target-deb.sh)
+#
+# Under TCG the times are the emulator's: read the ratios to the kernel's
+# floor (ns_floor) in the same run, not the milliseconds.
 #
 # The cgroup limits need a cgroup2 with the memory and pids controllers; a
 # host without one (cgroup v1 hybrid) gets "n/a" there, and --qemu measures
@@ -20,12 +27,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 B=$top/build
 N=${N:-100}
-mode=host
+mode=host target=x86_64
 case ${1:-} in
---qemu) mode=qemu ;;
+--qemu) mode=qemu target=${2:-x86_64} ;;
 --guest) mode=guest ;;	# internal: the run inside QEMU
 "") ;;
-*) echo "usage: $0 [--qemu]" >&2; exit 2 ;;
+*) echo "usage: $0 [--qemu [aarch64|mipsel]]" >&2; exit 2 ;;
+esac
+case $target in
+x86_64 | aarch64 | mipsel) ;;
+*) echo "ujail_ns_bench: --qemu $target: x86_64, aarch64 or mipsel" >&2; exit 2 ;;
 esac
 # The guest has no build tree: it is given the programs' paths.
 UJAIL=${UJAIL:-$B/bin/ujail}
@@ -37,7 +48,13 @@ TRUE=${TRUE:-/bin/true}
 die() { echo "ujail_ns_bench: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "must run as root (ujail needs it)"
 command -v bwrap >/dev/null || die "bwrap missing: install the Debian package bubblewrap (scripts/deps.sh)"
-if [ "$mode" != guest ]; then
+if [ "$mode" = qemu ] && [ "$target" != x86_64 ]; then
+	X=$B/$target
+	UJAIL=$X/bin/ujail DEPS=$X/bin/ujail-deps TIMER=$X/bench/spawn_time FLOOR=$X/bench/ns_floor
+	cd "$top"
+	make -s "cross-$target" "kernel-$target" "$UJAIL" "$DEPS" "$TIMER" "$FLOOR" ||
+		die "cannot build the $target programs or kernel"
+elif [ "$mode" != guest ]; then
 	cd "$top"
 	{ [ -x "$UJAIL" ] && [ -x "$DEPS" ]; } || die "$UJAIL or $DEPS missing: run make ujail ujail-lib"
 	for prog in "$TIMER" "$FLOOR"; do
@@ -51,24 +68,58 @@ fi
 # --qemu: boot the patched kernel with this script, the programs, bash,
 # bwrap and /usr/bin/true (the host's, with their libraries), and run the
 # script there with --guest.
+# The guest's bash, bwrap and true for a router target: Debian's packages
+# for its architecture, unpacked (not installed), their files given to the
+# guest at their paths; bash and true go to /usr/bin, apart from busybox's
+# /bin.
+target_files() {
+	local pkg dir f
+	for pkg in libc6 libgcc-s1 bash libtinfo6 bubblewrap libcap2 libselinux1 libpcre2-8-0 \
+		coreutils libacl1 libattr1 libgmp10; do
+		dir=$(scripts/target-deb.sh "$target" "$pkg") || die "no $pkg for $target"
+		while IFS= read -r f; do
+			case $f in
+			/bin/bash) echo "--guest-file"; echo "$dir$f=/usr/bin/bash" ;;
+			/bin/true) echo "--guest-file"; echo "$dir$f=/usr/bin/true" ;;
+			/lib/* | /usr/lib/* | /usr/bin/bwrap) echo "--guest-file"; echo "$dir$f=$f" ;;
+			esac
+		done < <(cd "$dir" && find . \( -type f -o -type l \) -name '*' | sed 's|^\.||' |
+			grep -E '^/(bin/(bash|true)|usr/bin/bwrap|(usr/)?lib/[^/]*-linux-gnu[^/]*/.*\.so[.0-9]*|lib/ld\.so\.1|lib/ld-linux-aarch64\.so\.1)$')
+	done
+}
+
 if [ "$mode" = qemu ]; then
-	kernel=$B/kernel/out-patched/bzImage
+	case $target in
+	x86_64) kernel=$B/kernel/out-patched/bzImage keeper=$B/lib/ujail/ujail-keeper
+		suffix=qemu ;;
+	aarch64) kernel=$B/kernel/out-aarch64/Image keeper=$B/$target/lib/ujail/ujail-keeper
+		suffix=qemu_$target ;;
+	mipsel) kernel=$B/kernel/out-mipsel/vmlinux keeper=$B/$target/lib/ujail/ujail-keeper
+		suffix=qemu_$target ;;
+	esac
 	[ -e "$kernel" ] || die "$kernel missing: run make kernel"
 	vmdir=$B/bench/ujail_ns_vm
-	out=$B/bench/ujail_ns_qemu
+	out=$B/bench/ujail_ns_$suffix
 	rm -rf "$vmdir" && mkdir -p "$vmdir/ujb/bin" "$vmdir/ujb/lib/ujail"
 	# ujail looks for its keeper at ../lib/ujail from its binary.
 	cp "$UJAIL" "$vmdir/ujb/bin/"
-	cp "$B/lib/ujail/ujail-keeper" "$vmdir/ujb/lib/ujail/"
+	cp "$keeper" "$vmdir/ujb/lib/ujail/"
 	host_files=()
-	for bin in /bin/bash "$(command -v bwrap)" /usr/bin/true "$DEPS" "$TIMER"; do
-		case $bin in "$B"/*) ;; *) host_files+=(--host-file "$bin") ;; esac
-		for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
-			host_files+=(--host-file "$lib")
+	guest_bash=/usr/bin/bash
+	if [ "$target" = x86_64 ]; then
+		guest_bash=/bin/bash
+		for bin in /bin/bash "$(command -v bwrap)" /usr/bin/true "$DEPS" "$TIMER"; do
+			case $bin in "$B"/*) ;; *) host_files+=(--host-file "$bin") ;; esac
+			for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+				host_files+=(--host-file "$lib")
+			done
 		done
-	done
-	# ujail and bwrap then stage the same files as on the host.
-	[ ! -e /etc/ld.so.cache ] || host_files+=(--host-file /etc/ld.so.cache)
+		# ujail and bwrap then stage the same files as on the host.
+		[ ! -e /etc/ld.so.cache ] || host_files+=(--host-file /etc/ld.so.cache)
+	else
+		mapfile -t host_files < <(target_files)
+		[ ${#host_files[@]} -gt 0 ] || die "no files for the $target guest"
+	fi
 	# As scripts/check.sh does for ujail's suite: pivot_root refuses the
 	# initramfs, and a chrooted process gets no user namespace, so the
 	# run is in a bind mount of / moved over /; cgroup2 on /sys/fs/cgroup.
@@ -78,18 +129,18 @@ if [ "$mode" = qemu ]; then
 	setup+=' && mount -t proc proc /newroot/proc && mount -t sysfs sys /newroot/sys'
 	setup+=' && mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup && mount -t tmpfs tmp /newroot/tmp'
 	env="N=$N UJAIL=/opt/tests/ujb/bin/ujail DEPS=/opt/tests/ujail-deps TIMER=/opt/tests/spawn_time"
-	env+=" FLOOR=/opt/tests/ns_floor TRUE=/usr/bin/true PATH=/bin:/usr/bin"
-	env+=" UJB_WHERE='QEMU/$(scripts/vm_accel "$kernel"), guest'"
+	env+=" FLOOR=/opt/tests/ns_floor TRUE=/usr/bin/true PATH=/usr/bin:/bin"
+	env+=" UJB_WHERE='QEMU/$(scripts/vm_accel "$kernel" "$target") $target, guest'"
 	run="unshare -m sh -c \"cd /newroot && mount --move . / && exec chroot . env $env"
-	run+=" /bin/bash /opt/tests/ujail_ns_bench.sh --guest\""
-	echo "ujail_ns_bench: booting $kernel in QEMU (log: $out.log)"
-	scripts/vm.sh --kernel "$kernel" --out "$out" --timeout "${TIMEOUT:-3600}" --mem 1024 \
+	run+=" $guest_bash /opt/tests/ujail_ns_bench.sh --guest\""
+	echo "ujail_ns_bench: booting $kernel ($target) in QEMU (log: $out.log)"
+	scripts/vm.sh --arch "$target" --kernel "$kernel" --out "$out" --timeout "${TIMEOUT:-3600}" --mem 1024 \
 		--file "$top/bench/ujail_ns_bench.sh" --file "$top/bench/bwrap_stage.sh" \
 		--file "$vmdir/ujb" --file "$DEPS" \
 		--file "$TIMER" --file "$FLOOR" "${host_files[@]}" \
 		--run "setup: $setup" --run "ujail_ns_bench: $run" >"$out.log" 2>&1 ||
 		{ cat "$out.log"; cat "$out/ujail_ns_bench.tap" 2>/dev/null; die "the guest run failed"; }
-	tee "$B/bench/ujail_ns_bench_qemu.txt" <"$out/ujail_ns_bench.tap"
+	tee "$B/bench/ujail_ns_bench_$suffix.txt" <"$out/ujail_ns_bench.tap"
 	exit 0
 fi
 

@@ -161,7 +161,22 @@ $(B)/$(1)/tests/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(B)/$(1)/ob
 		-static -o $$@ $$< $(B)/$(1)/obj/libujail.a $(B)/$(1)/obj/libutrace.a \
 		$(B)/$(1)/obj/libujail-seccomp.a $(CROSS_LDLIBS)
 
-DEPS += $$(XSEC_OBJ_$(1)) $$(XUT_OBJ_$(1)) $$(XUJ_OBJ_$(1)) $$(XPROGS_$(1)) $$(XTESTS_$(1))
+# For make bench-ns-TARGET (bench/ujail_ns_bench.sh --qemu TARGET): the
+# dependency lister bwrap's staging uses, and the timer and the kernel's
+# floor, static.
+$(B)/$(1)/bin/ujail-deps: $(UJ_SRC)/deps/deps_main.c $(B)/$(1)/obj/libujail.a
+	@mkdir -p $$(@D)
+	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) $(DEPFLAGS) -static -o $$@ $$< $(B)/$(1)/obj/libujail.a \
+		$(CROSS_LDLIBS)
+
+$(B)/$(1)/bench/%: $(TOP)/bench/%.c $(B)/$(1)/.sysroot
+	@mkdir -p $$(@D)
+	$$(XCC_$(1)) -std=gnu11 -O2 -Wall -Wextra -Werror $(DEPFLAGS) -static -o $$@ $$<
+
+XBENCH_$(1) := $(B)/$(1)/bin/ujail-deps $(B)/$(1)/bench/spawn_time $(B)/$(1)/bench/ns_floor
+
+DEPS += $$(XSEC_OBJ_$(1)) $$(XUT_OBJ_$(1)) $$(XUJ_OBJ_$(1)) $$(XPROGS_$(1)) $$(XTESTS_$(1)) \
+	$$(XBENCH_$(1))
 endef
 
 $(foreach t,$(CROSS_TARGETS),$(eval $(call CROSS_RULES,$(t))))
