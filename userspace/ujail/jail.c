@@ -115,12 +115,13 @@ static int run_jail(struct jail_plan *p)
 	return JAIL_EXIT_SETUP;
 }
 
-int jail_run(const struct jail_opts *o)
+int jail_run(const struct jail_opts *o, const struct jail_trace_hook *trace)
 {
 	struct jail_plan p;
 	int status;
 
 	jail_plan_init(&p, o);
+	p.trace = trace;
 	/* Not dumpable: nothing in the jail may ptrace us or the stub. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (geteuid() != 0) {

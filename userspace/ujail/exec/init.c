@@ -21,7 +21,6 @@
 #include "keeper/keeper.h"
 #include "plan/plan.h"
 #include "root/rootfs.h"
-#include "trace/jail_trace.h"
 
 #define SERVICE_STACK_SIZE (256 * 1024)
 
@@ -50,7 +49,7 @@ static void close_inherited_fds(struct jail_plan *p)
 	int keep[6 + JAIL_MAX_JOINS + 2] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp),
 		p->seccomp.keeper_fd, p->keeper_fd, p->userns_fd,
-		p->o->trace ? jail_trace_keep_fd() : -1,
+		p->trace ? p->trace->keep_fd(p->trace->ctx) : -1,
 	};
 	size_t n = 6;
 
