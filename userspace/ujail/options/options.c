@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isolation/userns.h"
 #include "options/cgroup_value.h"
+#include "options/idmap.h"
 #include "options/net_addr.h"
 #include "options/options_int.h"
 #include "root/fs_backend.h"
@@ -83,16 +83,63 @@ static const char *check_hostname(const char *value)
 	return NULL;
 }
 
+/* The typed members' parsers: the value once, into struct jail_opts. */
+static const char *parse_veth(const char *value, void *out)
+{
+	return jail_veth_split(value, out);
+}
+
+static const char *parse_prefix_addr(const char *value, void *out)
+{
+	return jail_ipaddr_parse(value, true, out);
+}
+
+static const char *parse_addr(const char *value, void *out)
+{
+	return jail_ipaddr_parse(value, false, out);
+}
+
+static const char *parse_idmap(const char *value, void *out)
+{
+	return jail_idmap_parse(value, out);
+}
+
+static const char *parse_memory(const char *value, void *out)
+{
+	return cgroup_value_memory(value, out);
+}
+
+static const char *parse_cpu(const char *value, void *out)
+{
+	return cgroup_value_cpu(value, out);
+}
+
+static const char *parse_pids(const char *value, void *out)
+{
+	return cgroup_value_pids(value, out);
+}
+
+static const char *parse_io_weight(const char *value, void *out)
+{
+	return cgroup_value_io_weight(value, out);
+}
+
+#define ROW(l, n, key, arg, k) .letter = l, .name = n, .json_key = key, .has_arg = arg, .kind = k
 #define STRING(l, n, key, m, chk) \
-	{ l, n, key, true, OPT_STRING, offsetof(struct jail_opts, m), chk, NULL }
-#define LIMIT(n, key, m, chk) \
-	{ 0, n, key, true, OPT_LIMIT, offsetof(struct jail_opts, m), chk, NULL }
+	{ ROW(l, n, key, true, OPT_STRING), .member = offsetof(struct jail_opts, m), .check = chk }
+/* A string kept for messages, parsed by @fn into the member @typed. */
+#define PARSED(l, n, key, m, typed, fn) \
+	{ ROW(l, n, key, true, OPT_STRING), .member = offsetof(struct jail_opts, m), \
+	  .parse = fn, .parsed = offsetof(struct jail_opts, typed) }
+#define LIMIT(n, key, m, fn) \
+	{ ROW(0, n, key, true, OPT_LIMIT), .member = offsetof(struct jail_opts, m), \
+	  .parse = fn, .parsed = offsetof(struct jail_opts, m##_value) }
 #define FLAG(l, n, key, m) \
-	{ l, n, key, false, OPT_FLAG, offsetof(struct jail_opts, m), NULL, NULL }
+	{ ROW(l, n, key, false, OPT_FLAG), .member = offsetof(struct jail_opts, m) }
 #define OTHER(l, n, key, arg, kind) \
-	{ l, n, key, arg, kind, 0, NULL, NULL }
+	{ ROW(l, n, key, arg, kind) }
 #define REFUSED(l, arg, why) \
-	{ l, NULL, NULL, arg, OPT_REFUSED, 0, NULL, why }
+	{ ROW(l, NULL, NULL, arg, OPT_REFUSED), .refusal = why }
 
 static const struct opt_spec specs[] = {
 	STRING('n', "name", "name", name, check_name),
@@ -115,20 +162,20 @@ static const struct opt_spec specs[] = {
 	FLAG('l', "log", "log", dev_log),
 	FLAG('o', "read-only-root", "read_only_root", ro_root),
 	FLAG('N', "net", "net", netns),
-	STRING(0, "veth", "veth", veth, jail_check_veth),
-	STRING(0, "host-addr", "host_addr", host_addr, jail_check_prefix_addr),
-	STRING(0, "jail-addr", "jail_addr", jail_addr, jail_check_prefix_addr),
-	STRING(0, "gateway", "gateway", gateway, jail_check_addr),
+	PARSED(0, "veth", "veth", veth, veth_names, parse_veth),
+	PARSED(0, "host-addr", "host_addr", host_addr, host_ip, parse_prefix_addr),
+	PARSED(0, "jail-addr", "jail_addr", jail_addr, jail_ip, parse_prefix_addr),
+	PARSED(0, "gateway", "gateway", gateway, gateway_ip, parse_addr),
 	FLAG('f', "userns", "userns", userns),
-	STRING(0, "uid-map", "uid_map", uid_map, jail_idmap_check),
-	STRING(0, "gid-map", "gid_map", gid_map, jail_idmap_check),
+	PARSED(0, "uid-map", "uid_map", uid_map, uid_ids, parse_idmap),
+	PARSED(0, "gid-map", "gid_map", gid_map, gid_ids, parse_idmap),
 	FLAG('F', "cgroupns", "cgroupns", cgroupns),
 	STRING(0, "cgroup-parent", "cgroup_parent", cgroup_parent, cgroup_check_parent),
-	LIMIT("memory-max", "memory_max", memory_max, cgroup_check_memory),
-	LIMIT("memory-high", "memory_high", memory_high, cgroup_check_memory),
-	LIMIT("cpu-max", "cpu_max", cpu_max, cgroup_check_cpu),
-	LIMIT("pids-max", "pids_max", pids_max, cgroup_check_pids),
-	LIMIT("io-weight", "io_weight", io_weight, cgroup_check_io_weight),
+	LIMIT("memory-max", "memory_max", memory_max, parse_memory),
+	LIMIT("memory-high", "memory_high", memory_high, parse_memory),
+	LIMIT("cpu-max", "cpu_max", cpu_max, parse_cpu),
+	LIMIT("pids-max", "pids_max", pids_max, parse_pids),
+	LIMIT("io-weight", "io_weight", io_weight, parse_io_weight),
 	STRING('P', "pidfile", "pidfile", pidfile, check_not_empty),
 	FLAG('E', "require-jail", NULL, fail_hard),
 	OTHER('e', "keep-env", "keep_env", true, OPT_KEEP_ENV),

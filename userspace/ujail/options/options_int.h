@@ -31,7 +31,7 @@
 
 enum opt_kind {
 	OPT_STRING,	/* a char * member, validated by ->check */
-	OPT_LIMIT,	/* the same; a jail file may give a number too */
+	OPT_LIMIT,	/* the same, parsed; a jail file may give a number too */
 	OPT_FLAG,	/* a bool member, set to true */
 	OPT_TIMEOUT,	/* -t SECONDS */
 	OPT_DEBUG,	/* -d LEVEL */
@@ -48,6 +48,8 @@ enum opt_kind {
 
 /* Why a string value is unacceptable, or NULL. */
 typedef const char *(*string_check)(const char *value);
+/* The same, and on success the value parsed into @out (a typed member). */
+typedef const char *(*string_parse)(const char *value, void *out);
 
 struct opt_spec {
 	char letter;		/* procd's short option, or 0 */
@@ -56,7 +58,9 @@ struct opt_spec {
 	bool has_arg;
 	enum opt_kind kind;
 	size_t member;		/* offsetof() the OPT_STRING/OPT_FLAG member */
-	string_check check;
+	string_check check;	/* or: */
+	string_parse parse;	/* into the member at offsetof() ->parsed */
+	size_t parsed;
 	const char *refusal;	/* OPT_REFUSED: what it is, that it is missing */
 };
 

@@ -184,8 +184,9 @@ static int map_jail_range(struct jail_plan *p, struct jail_idmap *uid,
 int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 {
 	const struct jail_opts *o = p->o;
-	struct jail_idmap uid = jail_idmap_parse(o->uid_map);
-	struct jail_idmap gid = o->gid_map ? jail_idmap_parse(o->gid_map) : uid;
+	const struct jail_idmap nobody = { JAIL_USERNS_DEFAULT_ID, 1 };
+	struct jail_idmap uid = o->uid_map ? o->uid_ids : nobody;
+	struct jail_idmap gid = o->gid_map ? o->gid_ids : uid;
 	struct jail_creds *c = &p->creds;
 	bool mapped = o->uid_map || o->gid_map, as_procd = c->set_uid || c->set_gid;
 
