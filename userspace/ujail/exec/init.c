@@ -21,6 +21,7 @@
 #include "keeper/keeper.h"
 #include "plan/plan.h"
 #include "root/rootfs.h"
+#include "seccomp/errmsg.h"
 
 #define SERVICE_STACK_SIZE (256 * 1024)
 
@@ -63,7 +64,7 @@ static void close_inherited_fds(struct jail_plan *p)
 static bool stub_prepare(struct jail_plan *p)
 {
 	struct jail_host_files files = { &p->deps, p->paths, p->n_paths };
-	char err[1024];
+	char err[ERR_MAX];
 
 	if (follow_parent(p) < 0)
 		return false;

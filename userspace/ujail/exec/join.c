@@ -19,6 +19,7 @@
 #include "exec/join.h"
 #include "exec/service.h"
 #include "isolation/cgroup.h"
+#include "isolation/ns_names.h"
 #include "isolation/userns.h"
 #include "keeper/keeper.h"
 #include "plan/plan.h"
@@ -40,12 +41,8 @@ static const char *const jail_path[] = {
 };
 
 /* The namespaces a member joins, besides the pid one. */
-static const struct {
-	const char *name;
-	int flag;
-} joined_ns[] = {
-	{ "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
-	{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP },
+static const unsigned int joined_ns[] = {
+	CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
 };
 
 /*
@@ -157,8 +154,8 @@ static bool same_ns(pid_t pid, const char *ns)
 static void plan_namespaces(struct member *m)
 {
 	for (size_t i = 0; i < sizeof(joined_ns) / sizeof(joined_ns[0]); i++)
-		if (!same_ns(m->info.init_pid, joined_ns[i].name))
-			m->ns_flags |= joined_ns[i].flag;
+		if (!same_ns(m->info.init_pid, jail_ns_name(joined_ns[i])))
+			m->ns_flags |= (int)joined_ns[i];
 }
 
 /* @path inside the jail's root, symlinks resolved there: an executable file. */
@@ -300,7 +297,7 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 
 static int plan_member(struct member *m)
 {
-	char err[1024], self[PATH_MAX], root[64];
+	char err[ERR_MAX], self[PATH_MAX], root[64];
 
 	jail_self_exe(self, sizeof(self));
 	if (jail_record_read(m->p.name, &m->info, err, sizeof(err)) ||
@@ -346,7 +343,7 @@ fail:
 static int member_main(void *arg)
 {
 	struct member *m = arg;
-	char err[PATH_MAX + 128];
+	char err[ERR_MAX];
 	sigset_t set;
 
 	keeper_signals(&set);
@@ -370,7 +367,7 @@ static int member_main(void *arg)
 
 static int open_member_channels(struct member *m)
 {
-	char err[256];
+	char err[ERR_MAX];
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, m->p.status_sock) < 0) {
 		jail_msg(&m->p, "status socket: %s", strerror(errno));

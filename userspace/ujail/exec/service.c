@@ -23,6 +23,7 @@
 #include "exec/service.h"
 #include "isolation/userns.h"
 #include "plan/plan.h"
+#include "seccomp/errmsg.h"
 
 static void close_range_fds(unsigned int first, unsigned int last)
 {
@@ -83,7 +84,7 @@ void jail_service_exec(struct jail_plan *p)
 		p->userns_fd, p->trace ? p->trace->keep_fd(p->trace->ctx) : -1,
 	};
 	size_t n_env = 0;
-	char err[1024];
+	char err[ERR_MAX];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	default_signal_actions();

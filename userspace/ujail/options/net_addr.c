@@ -8,7 +8,8 @@
 #include "options/net_addr.h"
 
 /* The kernel's dev_valid_name(), and no '%': that would be a template. */
-const char *jail_ifname_check(const char *name)
+/* Why @name cannot be an interface name (dev_valid_name()), or NULL. */
+static const char *ifname_check(const char *name)
 {
 	if (!*name)
 		return "empty interface name";
@@ -34,12 +35,12 @@ const char *jail_veth_split(const char *arg, struct jail_veth_names *out)
 
 	/* Cut at IFNAMSIZ + 1: still too long for the check to say so. */
 	snprintf(buf, sizeof(buf), "%.*s", (int)(len < IFNAMSIZ ? len : IFNAMSIZ), arg);
-	why = jail_ifname_check(buf);
+	why = ifname_check(buf);
 	if (why)
 		return why;
 	memcpy(out->host, buf, IFNAMSIZ);
 	snprintf(buf, sizeof(buf), "%.*s", IFNAMSIZ, colon ? colon + 1 : JAIL_VETH_DEFAULT_JAIL);
-	why = jail_ifname_check(buf);
+	why = ifname_check(buf);
 	if (why)
 		return why;
 	if (!strcmp(buf, "lo"))

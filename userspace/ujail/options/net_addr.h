@@ -19,9 +19,6 @@ struct jail_ipaddr {
 	int prefixlen;		/* -1: no /LEN */
 };
 
-/* Why @name cannot be an interface name (dev_valid_name()), or NULL. */
-const char *jail_ifname_check(const char *name);
-
 /* --veth's two interface names. */
 struct jail_veth_names {
 	char host[IFNAMSIZ];

@@ -70,7 +70,7 @@ static int make_absolute(struct jail_plan *p)
 
 static int resolve_command(struct jail_plan *p)
 {
-	char err[1024];
+	char err[ERR_MAX];
 
 	if (ujs_resolve_command(p->o->argv[0], p->exe, sizeof(p->exe), err, sizeof(err))) {
 		jail_msg(p, "%s", err);
@@ -217,7 +217,7 @@ int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 
 int jail_plan_make(struct jail_plan *p)
 {
-	char err[1024], exe[PATH_MAX];
+	char err[ERR_MAX], exe[PATH_MAX];
 	const struct jail_opts *o = p->o;
 	int status = resolve_command(p);
 

@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 
 #include "jail.h"
+#include "seccomp/errmsg.h"
 #include "trace/jail_trace.h"
 #include "utrace/bpf_count.h"
 #include "utrace/filter.h"
@@ -73,7 +74,7 @@ int jail_trace_run(const struct jail_opts *o)
 		.keep_fd = trace_keep_fd,
 	};
 	struct traced_jail jail = { o, &hook };
-	char err[1024];
+	char err[ERR_MAX];
 	int status, ret;
 
 	/* Holds ptrace over the jail: nothing may ptrace us either. */
