@@ -7,8 +7,8 @@
 
 #include "options/net_addr.h"
 
-/* The kernel's dev_valid_name(), and no '%': that would be a template. */
-/* Why @name cannot be an interface name (dev_valid_name()), or NULL. */
+/* Why @name cannot be an interface name: the kernel's dev_valid_name(),
+ * and no '%' (that would be a template). NULL if it can. */
 static const char *ifname_check(const char *name)
 {
 	if (!*name)
