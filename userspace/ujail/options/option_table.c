@@ -51,13 +51,12 @@ static const char *check_fs(const char *value)
 	return jail_fs_known(value) ? NULL : "must be jailfs, bind or auto";
 }
 
-/* utrace's backend.c knows the backends; the table only checks the word. */
-static const char *check_trace_backend(const char *value)
+/* utrace's backend.c knows the backends; its message names utrace's option. */
+static const char *parse_trace_backend(const char *value, void *out)
 {
-	enum utrace_backend b;
 	char err[ERR_MAX];
 
-	return utrace_backend_parse(value, &b, err, sizeof(err)) ?
+	return utrace_backend_parse(value, out, err, sizeof(err)) ?
 		"must be auto, ebpf or ptrace" : NULL;
 }
 
@@ -136,7 +135,7 @@ const struct opt_spec opt_specs[] = {
 	OTHER('t', "timeout", "timeout", true, OPT_TIMEOUT),
 	STRING('S', "seccomp", "seccomp", seccomp, check_not_empty),
 	STRING(0, "trace", NULL, trace, check_not_empty),
-	STRING(0, "trace-backend", NULL, trace_backend, check_trace_backend),
+	PARSED(0, "trace-backend", NULL, trace_backend, trace_backend_kind, parse_trace_backend),
 	STRING(0, "fs", "fs", fs, check_fs),
 	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
 	FLAG(0, "keep-caps", "keep_caps", keep_caps),

@@ -14,6 +14,7 @@
 #include "options/cgroup_value.h"
 #include "options/idmap.h"
 #include "options/net_addr.h"
+#include "utrace/backend.h"
 
 /* One -r/-w path: SRC, or SRC:DST to put it somewhere else in the jail. */
 struct jail_path {
@@ -35,6 +36,7 @@ struct jail_opts {
 	char *seccomp;		/* -S, --seccomp: policy file */
 	char *trace;		/* --trace: learn the policy into this file */
 	char *trace_backend;	/* --trace-backend: auto, ebpf or ptrace (NULL: auto) */
+	enum utrace_backend trace_backend_kind;	/* parsed */
 	char *fs;		/* --fs: jailfs, bind or auto (NULL: auto) */
 	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
 	bool keep_caps;		/* --keep-caps: no default drop from the bounding set */

@@ -55,8 +55,7 @@ static int choose_backend(const struct jail_opts *o, enum utrace_backend *backen
 {
 	if (!o->trace_backend)
 		return utrace_backend_from_env(backend, err, errlen);
-	/* options.c checked the option's word: this cannot fail. */
-	utrace_backend_parse(o->trace_backend, backend, err, errlen);
+	*backend = o->trace_backend_kind;	/* parsed by the option table */
 	return 0;
 }
 
