@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "exec/init.h"
-#include "exec/jail_keeper.h"
 #include "exec/service.h"
 #include "keeper/keeper.h"
 #include "plan/plan.h"
@@ -129,7 +128,6 @@ static int abandon(pid_t service)
 int jail_stub_main(void *arg)
 {
 	struct jail_plan *p = arg;
-	bool notify = jail_seccomp_notifies(&p->seccomp);
 	pid_t service;
 
 	if (!stub_prepare(p))
@@ -137,12 +135,7 @@ int jail_stub_main(void *arg)
 	service = start_service(p);
 	if (service < 0)
 		return JAIL_EXIT_SETUP;
-	close(p->status_sock[1]);
-	if (notify)
-		close(p->seccomp.notify_sock[1]);
-	jail_keeper_exec_init(p->keeper_fd, p->name, service,
-			      notify ? p->seccomp.notify_sock[0] : -1,
-			      notify ? p->seccomp.keeper_fd : -1);
+	jail_service_hand_over(p, service);
 	jail_msg(p, "exec ujail-keeper: %s", strerror(errno));
 	return abandon(service);
 }

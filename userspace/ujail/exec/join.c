@@ -413,17 +413,14 @@ static int start_member(struct member *m)
 			 "the jail has ended" : strerror(errno));
 		return JAIL_EXIT_SETUP;
 	}
-	close(m->p.status_sock[1]);
-	m->p.status_sock[1] = -1;
-	if (notify) {
-		close(sc->notify_sock[1]);
-		sc->notify_sock[1] = -1;
-	}
 	/* The member's keeper holds its pool id's lock (idrange.h) while it runs. */
 	if (m->p.idrange_fd >= 0)
 		fcntl(m->p.idrange_fd, F_SETFD, 0);
-	jail_keeper_exec_init(m->p.keeper_fd, m->p.name, pid, notify ? sc->notify_sock[0] : -1,
-			      notify ? sc->keeper_fd : -1);
+	jail_service_hand_over(&m->p, pid);
+	/* Closed by the hand-over: not again by jail_plan_free(). */
+	m->p.status_sock[1] = -1;
+	if (notify)
+		sc->notify_sock[1] = -1;
 	jail_msg(&m->p, "exec ujail-keeper: %s; stopping the member", strerror(errno));
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);

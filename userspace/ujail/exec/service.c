@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "exec/jail_keeper.h"
 #include "exec/service.h"
 #include "isolation/userns.h"
 #include "plan/plan.h"
@@ -75,6 +76,18 @@ static void announce_start(struct jail_plan *p)
 	if (send(p->status_sock[1], &byte, 1, MSG_NOSIGNAL) != 1)
 		service_fail(p, JAIL_EXIT_SETUP, "report the start", strerror(errno));
 	close(p->status_sock[1]);
+}
+
+void jail_service_hand_over(const struct jail_plan *p, pid_t service)
+{
+	const struct jail_seccomp *sc = &p->seccomp;
+	bool notify = jail_seccomp_notifies(sc);
+
+	close(p->status_sock[1]);
+	if (notify)
+		close(sc->notify_sock[1]);
+	jail_keeper_exec_init(p->keeper_fd, p->name, service, notify ? sc->notify_sock[0] : -1,
+			      notify ? sc->keeper_fd : -1);
 }
 
 void jail_service_exec(struct jail_plan *p)
