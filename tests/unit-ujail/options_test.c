@@ -3,6 +3,7 @@
  * ujail's command line: procd's argv, the long options, SRC:DST staging,
  * jail files, and every error with its exact message. Prints TAP.
  */
+#include <arpa/inet.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -801,6 +802,121 @@ static void test_join(void)
 	expect_config_error("{\"join\": 1}", "join: expected a string");
 }
 
+/* ---- each value parsed once, into its typed field ---- */
+
+/* @a as "ADDR/LEN" (or "ADDR" without a length), "-" when not given. */
+static void render_ip(const struct jail_ipaddr *a, char *buf, size_t len)
+{
+	char text[INET6_ADDRSTRLEN];
+
+	if (!a->family || !inet_ntop(a->family, a->bytes, text, sizeof(text))) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (a->prefixlen < 0)
+		snprintf(buf, len, "%s", text);
+	else
+		snprintf(buf, len, "%s/%d", text, a->prefixlen);
+}
+
+/* The typed field @field of @o as text, to compare with a row's. */
+static void render_field(const struct jail_opts *o, const char *field, char *buf, size_t len)
+{
+	if (!strcmp(field, "uid_ids"))
+		snprintf(buf, len, "%u:%u", o->uid_ids.host, o->uid_ids.count);
+	else if (!strcmp(field, "gid_ids"))
+		snprintf(buf, len, "%u:%u", o->gid_ids.host, o->gid_ids.count);
+	else if (!strcmp(field, "veth_names"))
+		snprintf(buf, len, "%s %s", o->veth_names.host, o->veth_names.jail);
+	else if (!strcmp(field, "host_ip"))
+		render_ip(&o->host_ip, buf, len);
+	else if (!strcmp(field, "jail_ip"))
+		render_ip(&o->jail_ip, buf, len);
+	else if (!strcmp(field, "gateway_ip"))
+		render_ip(&o->gateway_ip, buf, len);
+	else if (!strcmp(field, "memory_max_value"))
+		snprintf(buf, len, "%s", o->memory_max_value);
+	else if (!strcmp(field, "memory_high_value"))
+		snprintf(buf, len, "%s", o->memory_high_value);
+	else if (!strcmp(field, "cpu_max_value"))
+		snprintf(buf, len, "%s", o->cpu_max_value);
+	else if (!strcmp(field, "pids_max_value"))
+		snprintf(buf, len, "%s", o->pids_max_value);
+	else if (!strcmp(field, "io_weight_value"))
+		snprintf(buf, len, "%s", o->io_weight_value);
+	else if (!strcmp(field, "trace_backend_kind"))
+		snprintf(buf, len, "%d", (int)o->trace_backend_kind);
+	else
+		snprintf(buf, len, "no such field %s", field);
+}
+
+#define PARSED_CONFIG "parsed.json"
+
+static const struct {
+	const char *args[8];	/* before the command; "@" is the jail file */
+	const char *field;
+	const char *want;
+} parsed_rows[] = {
+	{ { "--uid-map", "200000:65536" }, "uid_ids", "200000:65536" },
+	{ { "--uid-map", "300000" }, "uid_ids", "300000:1" },
+	{ { "--gid-map", "300000:10" }, "gid_ids", "300000:10" },
+	{ { "--uid-map", "5:1", "--uid-map", "7:2" }, "uid_ids", "7:2" },	/* the last */
+	{ { "--veth", "vh0" }, "veth_names", "vh0 eth0" },
+	{ { "--veth", "vh0:vj0" }, "veth_names", "vh0 vj0" },
+	{ { "--veth", "vh0", "--host-addr", "10.0.0.1/30" }, "host_ip", "10.0.0.1/30" },
+	{ { "--veth", "vh0", "--jail-addr", "fd00::2/64" }, "jail_ip", "fd00::2/64" },
+	{ { "--veth", "vh0", "--jail-addr", "10.0.0.2/30", "--gateway", "10.0.0.1" },
+	  "gateway_ip", "10.0.0.1" },
+	{ { "--veth", "vh0" }, "host_ip", "-" },	/* not given: family 0 */
+	{ { "--memory-max", "16M" }, "memory_max_value", "16777216" },
+	{ { "--memory-high", "max" }, "memory_high_value", "max" },
+	{ { "--cpu-max", "50%" }, "cpu_max_value", "50000 100000" },
+	{ { "--pids-max", "64" }, "pids_max_value", "64" },
+	{ { "--io-weight", "200" }, "io_weight_value", "default 200" },
+	{ { "--trace", "/tmp/p.json", "--trace-backend", "ptrace" }, "trace_backend_kind", "2" },
+	{ { "--trace", "/tmp/p.json", "--trace-backend", "ebpf" }, "trace_backend_kind", "1" },
+	/* The jail file's values, a number for a limit, and the command line's over them. */
+	{ { "--config", "@" }, "uid_ids", "5000:10" },
+	{ { "--config", "@" }, "pids_max_value", "20" },
+	{ { "--config", "@" }, "host_ip", "10.0.1.1/24" },
+	{ { "--config", "@", "--host-addr", "10.0.2.1/24" }, "host_ip", "10.0.2.1/24" },
+	{ { "--config", "@", "--pids-max", "max" }, "pids_max_value", "max" },
+};
+
+static void test_parsed_once(void)
+{
+	const char *config = write_file(PARSED_CONFIG,
+		"{\"uid_map\": \"5000:10\", \"pids_max\": 20, \"veth\": \"vh1\", "
+		"\"host_addr\": \"10.0.1.1/24\"}");
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s", config);
+	for (size_t i = 0; i < sizeof(parsed_rows) / sizeof(parsed_rows[0]); i++) {
+		const char *args[16] = { "ujail" };
+		char got[128], line[256] = "";
+		struct jail_opts o;
+		struct result r;
+		size_t n = 1;
+
+		for (size_t k = 0; k < 8 && parsed_rows[i].args[k]; k++) {
+			const char *a = parsed_rows[i].args[k];
+
+			args[n++] = strcmp(a, "@") ? a : path;
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+				 k ? " " : "", a);
+		}
+		args[n++] = "/bin/true";
+		r = parse(&o, args);
+		render_field(&o, parsed_rows[i].field, got, sizeof(got));
+		ok(r.rc == 0 && !strcmp(got, parsed_rows[i].want), "%s: %s = %s (got %s%s%s)", line,
+		   parsed_rows[i].field, parsed_rows[i].want, got, r.err && *r.err ? "; " : "",
+		   r.err ? r.err : "");
+		jail_opts_free(&o);
+		result_free(&r);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -820,6 +936,7 @@ int main(void)
 	test_veth();
 	test_cgroup_limits();
 	test_join();
+	test_parsed_once();
 	unlink(write_file("bad.json", ""));
 	unlink(write_file("good.json", ""));
 	rmdir(tmpdir);

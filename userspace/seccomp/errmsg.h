@@ -7,8 +7,13 @@
 #ifndef UJS_ERRMSG_H
 #define UJS_ERRMSG_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
+
+/* Room for any message: a path or two and the words around them. One size
+ * for every buffer, so that no caller's is fitted to what its callees say. */
+#define ERR_MAX (PATH_MAX + 512)
 
 /* The message in @err (none when @err is NULL or @errlen 0); returns -1. */
 __attribute__((format(printf, 3, 4)))

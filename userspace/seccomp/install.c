@@ -547,10 +547,3 @@ int ujs_install_mode(struct ujs_loaded_program *prog, enum ujs_mode mode,
 		close(notify_sock);
 	return install_plain(prog, mode, err, errlen);
 }
-
-int ujs_install(struct ujs_loaded_program *prog, int notify_sock, char *err,
-		size_t errlen)
-{
-	return ujs_install_mode(prog, ujs_mode_detect(notify_sock >= 0),
-				notify_sock, err, errlen);
-}

@@ -55,16 +55,14 @@ void ujs_loaded_program_free(struct ujs_loaded_program *prog);
 
 /*
  * Set no_new_privs and install @prog in the calling thread (all threads:
- * TSYNC), rewriting SECCOMP_RET_LOG_ERRNO returns for the mode in force.
+ * TSYNC), rewriting SECCOMP_RET_LOG_ERRNO returns for @mode (the caller's
+ * choice, ujs_mode_detect(); fails if the kernel lacks it).
  * @notify_sock >= 0: a supervisor waits on this socket for the listener;
  * the socket is closed in every case.
  * Returns the mode used, or -1 and a message (nothing installed). A failure
  * after the filter is in force (the listener handoff) cannot be left to the
  * caller: the process is terminated with status 127 after the message.
  */
-int ujs_install(struct ujs_loaded_program *prog, int notify_sock,
-		char *err, size_t errlen);
-/* The same in a mode chosen by the caller; fails if the kernel lacks it. */
 int ujs_install_mode(struct ujs_loaded_program *prog, enum ujs_mode mode,
 		     int notify_sock, char *err, size_t errlen);
 

@@ -107,7 +107,8 @@ $(UJ_KEEPER): $(UJ_KEEPER_SRC) | headers
 	$(call MULTI_DEPS,musl-gcc $(UJ_KEEPER_CFLAGS),$(UJ_KEEPER_SRC))
 
 # Tests find their fixture scripts through UJ_TEST_DIR.
-# options.c takes --trace-backend's names from utrace's backend.c.
+# option_table.c takes --trace-backend's names from utrace's backend.c;
+# utrace_parts_test tests utrace's library.
 $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a \
 		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a
 	@mkdir -p $(@D)

@@ -22,6 +22,7 @@
 #include "jail.h"
 #include "keeper/keeper.h"
 #include "plan/plan.h"
+#include "seccomp/errmsg.h"
 
 #define STUB_STACK_SIZE (1024 * 1024)
 
@@ -43,7 +44,7 @@ static int open_channels(struct jail_plan *p)
 static pid_t start_stub(struct jail_plan *p)
 {
 	char *stack = malloc(STUB_STACK_SIZE);
-	char err[256];
+	char err[ERR_MAX];
 	pid_t pid;
 
 	if (!stack) {
@@ -74,7 +75,7 @@ static int run_jail(struct jail_plan *p)
 		.pidfile = p->o->pidfile, .cgroup = cgroup, .record_fd = p->record.fd,
 		.record = p->record.path,
 	};
-	char err[1024];
+	char err[ERR_MAX];
 	sigset_t set;
 	pid_t stub;
 	int status;
@@ -115,12 +116,13 @@ static int run_jail(struct jail_plan *p)
 	return JAIL_EXIT_SETUP;
 }
 
-int jail_run(const struct jail_opts *o)
+int jail_run(const struct jail_opts *o, const struct jail_trace_hook *trace)
 {
 	struct jail_plan p;
 	int status;
 
 	jail_plan_init(&p, o);
+	p.trace = trace;
 	/* Not dumpable: nothing in the jail may ptrace us or the stub. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (geteuid() != 0) {

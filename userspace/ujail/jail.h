@@ -22,8 +22,12 @@
 
 #include "exec/exit_status.h"
 #include "options/options.h"
+#include "plan/trace_hook.h"
 
-/* Run the jail described by @o; returns ujail's exit status. */
-int jail_run(const struct jail_opts *o);
+/*
+ * Run the jail described by @o; returns ujail's exit status. @trace: the
+ * tracer's hook for the service (--trace, trace/), or NULL.
+ */
+int jail_run(const struct jail_opts *o, const struct jail_trace_hook *trace);
 
 #endif

@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 		jail_opts_free(&o);
 		return ret > 0 ? 0 : JAIL_EXIT_USAGE;
 	}
-	status = o.join ? jail_join_run(&o) : o.trace ? jail_trace_run(&o) : jail_run(&o);
+	status = o.join ? jail_join_run(&o) : o.trace ? jail_trace_run(&o) : jail_run(&o, NULL);
 	jail_opts_free(&o);
 	return status;
 }

@@ -68,11 +68,6 @@ int utrace_count_add(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr)
 	return utrace_count_add_many(c, audit_arch, nr, 1);
 }
 
-uint64_t utrace_count_get(const struct utrace_counts *c, uint32_t audit_arch, uint32_t nr)
-{
-	return c->cap ? find(c, audit_arch, nr)->calls : 0;
-}
-
 const struct ujs_arch *utrace_arch_of(uint32_t audit_arch, uint32_t nr)
 {
 	const struct ujs_arch *const *all;

@@ -32,10 +32,6 @@ int utrace_count_add(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr);
 int utrace_count_add_many(struct utrace_counts *c, uint32_t audit_arch, uint32_t nr,
 			  uint64_t calls);
 
-/* Calls of one (architecture, number), 0 if never seen. */
-uint64_t utrace_count_get(const struct utrace_counts *c, uint32_t audit_arch,
-			  uint32_t nr);
-
 /*
  * The counted entries, most calls first (ties: by architecture, then
  * name); malloc'ed, @n entries. NULL with @n = 0 when none.

@@ -5,12 +5,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "seccomp/errmsg.h"
 #include "utrace/run.h"
 #include "utrace/trace.h"
 
 static int write_policy(const struct utrace_run_opts *ro, const struct utrace_tracer *t)
 {
-	char def[PATH_MAX], err[1024];
+	char def[PATH_MAX], err[ERR_MAX];
 	const char *path = ro->output;
 	const char *slash = strrchr(ro->name, '/');
 
@@ -44,7 +45,7 @@ int utrace_run(const struct utrace_run_opts *ro, const struct utrace_session *s,
 {
 	struct utrace_tracer t = { .main = -1 };
 	bool seize = s->backend == UTRACE_BACKEND_PTRACE;
-	char err[1024];
+	char err[ERR_MAX];
 	sigset_t old;
 	int ret = 0;
 

@@ -59,7 +59,11 @@ void utrace_forward_signals(pid_t pid, const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-int utrace_seize(pid_t pid, char *err, size_t errlen)
+/*
+ * Attach to @pid with the options the tracer needs (also the stopped
+ * child of a fork). 0 or -1 with @err.
+ */
+static int seize_tracee(pid_t pid, char *err, size_t errlen)
 {
 	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)TRACE_OPTIONS) < 0)
 		return ujs_fail(err, errlen, "ptrace(PTRACE_SEIZE) of pid %d: %s", (int)pid,
@@ -111,7 +115,7 @@ pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, bool se
 		child_run(child, arg, old, go[0], seize, tracer);
 	}
 	close(go[0]);
-	if ((seize && utrace_seize(pid, err, errlen)) || write(go[1], "g", 1) != 1) {
+	if ((seize && seize_tracee(pid, err, errlen)) || write(go[1], "g", 1) != 1) {
 		close(go[1]);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);

@@ -48,12 +48,6 @@ pid_t utrace_spawn(int (*child)(void *), void *arg, const sigset_t *old, bool se
 		   char *err, size_t errlen);
 
 /*
- * Attach to @pid with the options the tracer needs (also the stopped
- * child of a fork). 0 or -1 with @err.
- */
-int utrace_seize(pid_t pid, char *err, size_t errlen);
-
-/*
  * Follow every traced process until none is left; @t->main must be set.
  * Without ptrace (the ebpf backend) this waits for the child and, the
  * caller being a child subreaper, for every descendant orphaned on the

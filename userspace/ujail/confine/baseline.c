@@ -49,7 +49,8 @@ static const unsigned long personalities[] = {
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-size_t jail_baseline_n_denied(void)
+/* How many syscalls the filter names (the documented list). */
+static size_t n_denied(void)
 {
 	return N_OF(denied_enosys) - 1 + N_OF(denied_eperm) + N_BY_ARG;
 }
@@ -225,7 +226,7 @@ void jail_baseline_describe(const struct jail_baseline *b, char *buf, size_t len
 	snprintf(buf, len, "baseline on: seccomp filter denying %zu syscalls (user namespaces, "
 		 "io_uring, open_by_handle_at, bpf, perf_event_open, userfaultfd, kexec, "
 		 "modules, keys, personality; see ujail(8)), before any -S; %s",
-		 jail_baseline_n_denied(), landlock);
+		 n_denied(), landlock);
 }
 
 void jail_baseline_free(struct jail_baseline *b)

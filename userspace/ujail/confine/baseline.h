@@ -63,7 +63,5 @@ void jail_baseline_free(struct jail_baseline *b);
  */
 extern const char *const jail_baseline_enosys[];
 
-/* How many syscalls the filter names (the documented list). */
-size_t jail_baseline_n_denied(void);
 
 #endif

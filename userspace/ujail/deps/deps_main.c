@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "deps/elf_deps.h"
+#include "seccomp/errmsg.h"
 
 static void usage(FILE *f)
 {
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 	};
 	struct elf_deps_opts opts = { 0 };
 	struct path_set set = { 0 };
-	char err[PATH_MAX + 512], path[PATH_MAX];
+	char err[ERR_MAX], path[PATH_MAX];
 	int c, status = 0;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {

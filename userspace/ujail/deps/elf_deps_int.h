@@ -4,8 +4,9 @@
  *
  *   elf_deps.c         execve's view: a #! script or an ELF program
  *   elf_deps_script.c  #! lines and "#!/usr/bin/env CMD"
- *   elf_deps_objs.c    one program's link map, walked breadth first
- *   elf_deps_search.c  glibc's and musl's library search
+ *   elf_deps_objs.c    one program's link map (calls no search)
+ *   elf_deps_search.c  glibc's and musl's library search, DT_NEEDED
+ *                      breadth first
  *   elf_deps_dst.c     $ORIGIN, $LIB, $PLATFORM
  *   elf_deps_found.c   files found by name (the symlink rule), messages
  */
@@ -127,13 +128,18 @@ const struct dep_obj *deps_program_interp(const struct program *p);
 /* Loads the library at @path for @needer if it suits: FOUND, NOT_FOUND, -1. */
 int deps_try_library(struct program *p, struct dep_obj *needer, const char *needed,
 		     const char *path);
-/* The ELF program @f opened as @path, its interpreter and libraries. */
-int deps_collect_elf(struct deps_ctx *ctx, const char *path, const struct found *f);
+/*
+ * The ELF program @f opened as @path into @p, with its interpreter: 0, or
+ * -1 with a message. deps_program_free() @p in either case.
+ */
+int deps_program_load(struct program *p, struct deps_ctx *ctx, const char *path,
+		      const struct found *f);
+void deps_program_free(struct program *p);
 
 /* ---- the search (elf_deps_search.c) ---- */
 
-/* Finds and loads DT_NEEDED @needed of @needer, unless already there: 0 or -1. */
-int deps_load_needed(struct program *p, struct dep_obj *needer, const char *needed);
+/* The ELF program @f opened as @path, its interpreter and libraries. */
+int deps_collect_elf(struct deps_ctx *ctx, const char *path, const struct found *f);
 
 /* ---- execve's view (elf_deps.c, elf_deps_script.c) ---- */
 

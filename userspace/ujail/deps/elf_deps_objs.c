@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One program's link map: the main program, its PT_INTERP and each library
- * a search found, checked against the program's class and machine, then
- * DT_NEEDED breadth first.
+ * a search (elf_deps_search.c) found, checked against the program's class
+ * and machine. It calls no search: the search calls it.
  */
 #include <elf.h>
 #include <errno.h>
@@ -23,7 +23,7 @@ static void obj_free(struct dep_obj *o)
 	free(o);
 }
 
-static void program_free(struct program *p)
+void deps_program_free(struct program *p)
 {
 	for (size_t i = 0; i < p->n; i++)
 		obj_free(p->objs[i]);
@@ -262,23 +262,11 @@ static int load_main(struct program *p, const char *path, const struct found *f)
 	return 0;
 }
 
-int deps_collect_elf(struct deps_ctx *ctx, const char *path, const struct found *f)
+int deps_program_load(struct program *p, struct deps_ctx *ctx, const char *path,
+		      const struct found *f)
 {
-	struct program p = { .ctx = ctx };
-	int ret;
-
-	ret = load_main(&p, path, f);
-	if (!ret && p.objs[0]->info.interp)
-		ret = load_interp(&p, p.objs[0]);
-	/* Breadth first, as ld.so maps them: that decides each one's loader. */
-	for (size_t i = 0; !ret && i < p.n; i++) {
-		struct dep_obj *o = p.objs[i];
-
-		if (o->is_interp)
-			continue;
-		for (size_t j = 0; !ret && j < o->info.n_needed; j++)
-			ret = deps_load_needed(&p, o, o->info.needed[j]);
-	}
-	program_free(&p);
-	return ret;
+	*p = (struct program){ .ctx = ctx };
+	if (load_main(p, path, f))
+		return -1;
+	return p->objs[0]->info.interp ? load_interp(p, p->objs[0]) : 0;
 }

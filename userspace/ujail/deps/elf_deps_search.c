@@ -2,7 +2,8 @@
 /*
  * Where a DT_NEEDED name is looked for: glibc's order (RPATH chain,
  * LD_LIBRARY_PATH, RUNPATH, ld.so.cache, default dirs) or musl's
- * (LD_LIBRARY_PATH, RPATH/RUNPATH chain, ld-musl-ARCH.path).
+ * (LD_LIBRARY_PATH, RPATH/RUNPATH chain, ld-musl-ARCH.path); and the
+ * walk over a program's DT_NEEDED, which grows its link map (elf_deps_objs.c).
  */
 #include <elf.h>
 #include <errno.h>
@@ -244,7 +245,8 @@ static int load_by_path(struct program *p, struct dep_obj *needer, const char *n
 	return ret < 0 ? -1 : 0;
 }
 
-int deps_load_needed(struct program *p, struct dep_obj *needer, const char *needed)
+/* Finds and loads DT_NEEDED @needed of @needer, unless already there: 0 or -1. */
+static int load_needed(struct program *p, struct dep_obj *needer, const char *needed)
 {
 	int ret;
 
@@ -262,4 +264,22 @@ int deps_load_needed(struct program *p, struct dep_obj *needer, const char *need
 	if (ret == NOT_FOUND)
 		return search_failed(p, needer, needed);
 	return ret < 0 ? -1 : 0;
+}
+
+int deps_collect_elf(struct deps_ctx *ctx, const char *path, const struct found *f)
+{
+	struct program p;
+	int ret = deps_program_load(&p, ctx, path, f);
+
+	/* Breadth first, as ld.so maps them: that decides each one's loader. */
+	for (size_t i = 0; !ret && i < p.n; i++) {
+		struct dep_obj *o = p.objs[i];
+
+		if (o->is_interp)
+			continue;
+		for (size_t j = 0; !ret && j < o->info.n_needed; j++)
+			ret = load_needed(&p, o, o->info.needed[j]);
+	}
+	deps_program_free(&p);
+	return ret;
 }

@@ -16,12 +16,11 @@
 #include <unistd.h>
 
 #include "exec/init.h"
-#include "exec/jail_keeper.h"
 #include "exec/service.h"
 #include "keeper/keeper.h"
 #include "plan/plan.h"
 #include "root/rootfs.h"
-#include "trace/jail_trace.h"
+#include "seccomp/errmsg.h"
 
 #define SERVICE_STACK_SIZE (256 * 1024)
 
@@ -50,7 +49,7 @@ static void close_inherited_fds(struct jail_plan *p)
 	int keep[6 + JAIL_MAX_JOINS + 2] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp),
 		p->seccomp.keeper_fd, p->keeper_fd, p->userns_fd,
-		p->o->trace ? jail_trace_keep_fd() : -1,
+		p->trace ? p->trace->keep_fd(p->trace->ctx) : -1,
 	};
 	size_t n = 6;
 
@@ -64,7 +63,7 @@ static void close_inherited_fds(struct jail_plan *p)
 static bool stub_prepare(struct jail_plan *p)
 {
 	struct jail_host_files files = { &p->deps, p->paths, p->n_paths };
-	char err[1024];
+	char err[ERR_MAX];
 
 	if (follow_parent(p) < 0)
 		return false;
@@ -129,7 +128,6 @@ static int abandon(pid_t service)
 int jail_stub_main(void *arg)
 {
 	struct jail_plan *p = arg;
-	bool notify = jail_seccomp_notifies(&p->seccomp);
 	pid_t service;
 
 	if (!stub_prepare(p))
@@ -137,12 +135,7 @@ int jail_stub_main(void *arg)
 	service = start_service(p);
 	if (service < 0)
 		return JAIL_EXIT_SETUP;
-	close(p->status_sock[1]);
-	if (notify)
-		close(p->seccomp.notify_sock[1]);
-	jail_keeper_exec_init(p->keeper_fd, p->name, service,
-			      notify ? p->seccomp.notify_sock[0] : -1,
-			      notify ? p->seccomp.keeper_fd : -1);
+	jail_service_hand_over(p, service);
 	jail_msg(p, "exec ujail-keeper: %s", strerror(errno));
 	return abandon(service);
 }

@@ -19,6 +19,7 @@
 #include "exec/join.h"
 #include "exec/service.h"
 #include "isolation/cgroup.h"
+#include "isolation/ns_names.h"
 #include "isolation/userns.h"
 #include "keeper/keeper.h"
 #include "plan/plan.h"
@@ -40,21 +41,22 @@ static const char *const jail_path[] = {
 };
 
 /* The namespaces a member joins, besides the pid one. */
-static const struct {
-	const char *name;
-	int flag;
-} joined_ns[] = {
-	{ "mnt", CLONE_NEWNS }, { "net", CLONE_NEWNET }, { "ipc", CLONE_NEWIPC },
-	{ "uts", CLONE_NEWUTS }, { "cgroup", CLONE_NEWCGROUP },
+static const unsigned int joined_ns[] = {
+	CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP,
 };
 
+/*
+ * A member is a plan (plan.h) that jail_service_exec() runs as it runs a
+ * jail's service: made by jail_plan_init(), freed by jail_plan_free(),
+ * with only the member's own parts filled; p.cgroup is the jail's (active:
+ * it has one).
+ */
 struct member {
-	struct jail_plan p;		/* what jail_service_exec() needs */
+	struct jail_plan p;
 	struct jail_record_info info;
 	int pidfd;			/* the jail's PID 1 */
 	int root_fd;			/* its root: /proc/PID/root */
 	int exe_fd;			/* COMMAND in the jail, O_PATH */
-	struct jail_cgroup cgroup;	/* the jail's cgroup (active: it has one) */
 	int ns_flags;			/* CLONE_NEW* to join, but pid */
 };
 
@@ -152,8 +154,8 @@ static bool same_ns(pid_t pid, const char *ns)
 static void plan_namespaces(struct member *m)
 {
 	for (size_t i = 0; i < sizeof(joined_ns) / sizeof(joined_ns[0]); i++)
-		if (!same_ns(m->info.init_pid, joined_ns[i].name))
-			m->ns_flags |= joined_ns[i].flag;
+		if (!same_ns(m->info.init_pid, jail_ns_name(joined_ns[i])))
+			m->ns_flags |= (int)joined_ns[i];
 }
 
 /* @path inside the jail's root, symlinks resolved there: an executable file. */
@@ -255,7 +257,7 @@ static void filter_before_exec(struct member *m)
 
 static int open_cgroup(struct member *m, char *err, size_t errlen)
 {
-	struct jail_cgroup *cg = &m->cgroup;
+	struct jail_cgroup *cg = &m->p.cgroup;
 
 	if (!m->info.cgroup[0])
 		return 0;
@@ -272,7 +274,6 @@ static int open_cgroup(struct member *m, char *err, size_t errlen)
 static int plan_service(struct member *m, const char *self, char *err, size_t errlen)
 {
 	const struct jail_opts *o = m->p.o;
-	struct path_set unused = { 0 };
 	char exe_path[64];
 	int ret;
 
@@ -286,17 +287,17 @@ static int plan_service(struct member *m, const char *self, char *err, size_t er
 	       * would otherwise share the host's. */
 	      jail_baseline_plan(&m->p.baseline, o, false, !(m->ns_flags & CLONE_NEWNET),
 				 err, errlen) ||
+	      /* The shim it would stage goes to p.deps, unused: a member stages nothing. */
 	      jail_seccomp_prepare(&m->p.seccomp, o->seccomp, jail_caps_bounding(&m->p.caps),
-				   m->p.baseline.on, exe_path, self, &unused, err, errlen) ||
+				   m->p.baseline.on, exe_path, self, &m->p.deps, err, errlen) ||
 	      (jail_userns_wanted(o) && jail_plan_userns(&m->p, err, errlen));
-	path_set_free(&unused);
 	filter_before_exec(m);
 	return ret ? -1 : 0;
 }
 
 static int plan_member(struct member *m)
 {
-	char err[1024], self[PATH_MAX], root[64];
+	char err[ERR_MAX], self[PATH_MAX], root[64];
 
 	jail_self_exe(self, sizeof(self));
 	if (jail_record_read(m->p.name, &m->info, err, sizeof(err)) ||
@@ -342,13 +343,13 @@ fail:
 static int member_main(void *arg)
 {
 	struct member *m = arg;
-	char err[PATH_MAX + 128];
+	char err[ERR_MAX];
 	sigset_t set;
 
 	keeper_signals(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	/* The cgroup first (unless born in it): nothing of the member runs outside its limits. */
-	if (jail_cgroup_enter(&m->cgroup, false, err, sizeof(err)) < 0) {
+	if (jail_cgroup_enter(&m->p.cgroup, false, err, sizeof(err)) < 0) {
 		jail_msg(&m->p, "%s", err);
 		_exit(JAIL_EXIT_SETUP);
 	}
@@ -366,7 +367,7 @@ static int member_main(void *arg)
 
 static int open_member_channels(struct member *m)
 {
-	char err[256];
+	char err[ERR_MAX];
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, m->p.status_sock) < 0) {
 		jail_msg(&m->p, "status socket: %s", strerror(errno));
@@ -404,7 +405,7 @@ static int start_member(struct member *m)
 	keeper_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	/* Born in the jail's cgroup where the kernel can, else moved in by member_main(). */
-	pid = jail_cgroup_spawn(&m->cgroup, 0, member_main, m, stack + MEMBER_STACK_SIZE);
+	pid = jail_cgroup_spawn(&m->p.cgroup, 0, member_main, m, stack + MEMBER_STACK_SIZE);
 	free(stack);
 	if (pid < 0) {
 		/* ENOMEM: the namespace's init is gone, the jail is ending. */
@@ -412,56 +413,45 @@ static int start_member(struct member *m)
 			 "the jail has ended" : strerror(errno));
 		return JAIL_EXIT_SETUP;
 	}
-	close(m->p.status_sock[1]);
-	m->p.status_sock[1] = -1;
-	if (notify) {
-		close(sc->notify_sock[1]);
-		sc->notify_sock[1] = -1;
-	}
 	/* The member's keeper holds its pool id's lock (idrange.h) while it runs. */
 	if (m->p.idrange_fd >= 0)
 		fcntl(m->p.idrange_fd, F_SETFD, 0);
-	jail_keeper_exec_init(m->p.keeper_fd, m->p.name, pid, notify ? sc->notify_sock[0] : -1,
-			      notify ? sc->keeper_fd : -1);
+	jail_service_hand_over(&m->p, pid);
+	/* Closed by the hand-over: not again by jail_plan_free(). */
+	m->p.status_sock[1] = -1;
+	if (notify)
+		sc->notify_sock[1] = -1;
 	jail_msg(&m->p, "exec ujail-keeper: %s; stopping the member", strerror(errno));
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	return JAIL_EXIT_SETUP;
 }
 
+/* Nothing opened yet; messages name the jail joined until its record says. */
+static void member_init(struct member *m, const struct jail_opts *o)
+{
+	*m = (struct member){ .pidfd = -1, .root_fd = -1, .exe_fd = -1 };
+	jail_plan_init(&m->p, o);
+	m->p.name = o->join;
+	m->p.cgroup.why = "--join";
+}
+
 static void member_free(struct member *m)
 {
-	int fds[] = {
-		m->pidfd, m->root_fd, m->exe_fd, m->cgroup.dir_fd, m->p.keeper_fd, m->p.userns_fd,
-		m->p.idrange_fd,
-		m->p.status_sock[0], m->p.status_sock[1],
-	};
+	const int fds[] = { m->pidfd, m->root_fd, m->exe_fd };
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	for (size_t i = 0; m->p.envp && m->p.envp[i]; i++)
-		free(m->p.envp[i]);
-	free(m->p.envp);
-	jail_seccomp_free(&m->p.seccomp);
-	jail_baseline_free(&m->p.baseline);
+	jail_plan_free(&m->p);
 }
 
 int jail_join_run(const struct jail_opts *o)
 {
-	struct member m = {
-		.p = {
-			.o = o, .name = o->join, .status_sock = { -1, -1 },
-			.parent_alive = { -1, -1 }, .keeper_fd = -1, .userns_fd = -1,
-			.idrange_fd = -1,
-			.seccomp = { .memfd = -1, .keeper_fd = -1, .notify_sock = { -1, -1 } },
-			.record.fd = -1,
-		},
-		.pidfd = -1, .root_fd = -1, .exe_fd = -1,
-		.cgroup = { .why = "--join", .dir_fd = -1 },
-	};
+	struct member m;
 	int status;
 
+	member_init(&m, o);
 	/* Not dumpable: nothing in the jail may ptrace us or the member. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (geteuid() != 0) {

@@ -20,10 +20,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "exec/jail_keeper.h"
 #include "exec/service.h"
 #include "isolation/userns.h"
 #include "plan/plan.h"
-#include "trace/jail_trace.h"
+#include "seccomp/errmsg.h"
 
 static void close_range_fds(unsigned int first, unsigned int last)
 {
@@ -77,14 +78,26 @@ static void announce_start(struct jail_plan *p)
 	close(p->status_sock[1]);
 }
 
+void jail_service_hand_over(const struct jail_plan *p, pid_t service)
+{
+	const struct jail_seccomp *sc = &p->seccomp;
+	bool notify = jail_seccomp_notifies(sc);
+
+	close(p->status_sock[1]);
+	if (notify)
+		close(sc->notify_sock[1]);
+	jail_keeper_exec_init(p->keeper_fd, p->name, service, notify ? sc->notify_sock[0] : -1,
+			      notify ? sc->keeper_fd : -1);
+}
+
 void jail_service_exec(struct jail_plan *p)
 {
 	const int keep[] = {
 		p->status_sock[1], jail_seccomp_keep_fd(&p->seccomp), p->seccomp.notify_sock[1],
-		p->userns_fd, p->o->trace ? jail_trace_keep_fd() : -1,
+		p->userns_fd, p->trace ? p->trace->keep_fd(p->trace->ctx) : -1,
 	};
 	size_t n_env = 0;
-	char err[1024];
+	char err[ERR_MAX];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	default_signal_actions();
@@ -97,7 +110,7 @@ void jail_service_exec(struct jail_plan *p)
 	/* Last of the host's privileges: after it, capabilities are the namespace's. */
 	if (p->userns_fd >= 0 && jail_userns_enter(p->userns_fd, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "user namespace", err);
-	if (p->o->trace && jail_trace_arm(err, sizeof(err)))
+	if (p->trace && p->trace->arm(p->trace->ctx, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
 	/* While we hold CAP_SYS_ADMIN (no no_new_privs needed), before -S's filter. */
 	if (jail_baseline_apply(&p->baseline, err, sizeof(err)))
@@ -110,7 +123,7 @@ void jail_service_exec(struct jail_plan *p)
 		service_fail(p, JAIL_EXIT_SETUP, "prctl(PR_SET_NO_NEW_PRIVS)", strerror(errno));
 	announce_start(p);
 	/* Before -S's filter, which need not allow seccomp(). */
-	if (p->o->trace && jail_trace_begin(err, sizeof(err)))
+	if (p->trace && p->trace->begin(p->trace->ctx, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "--trace", err);
 	if (jail_seccomp_install_static(&p->seccomp, err, sizeof(err)))
 		service_fail(p, JAIL_EXIT_SETUP, "seccomp", err);

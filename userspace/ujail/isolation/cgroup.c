@@ -16,7 +16,6 @@
 
 #include "isolation/cgroup.h"
 #include "isolation/clone_flags.h"
-#include "options/cgroup_value.h"
 #include "seccomp/errmsg.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -31,22 +30,20 @@
 struct limit {
 	const char *option;
 	size_t member;		/* offsetof() its char * in struct jail_opts */
+	size_t value;		/* offsetof() what FILE takes, parsed by options.c */
 	const char *controller;
 	const char *file;
-	const char *(*convert)(const char *value, char *out);
 };
 
+#define LIMIT(opt, m, ctl, f) \
+	{ opt, offsetof(struct jail_opts, m), offsetof(struct jail_opts, m##_value), ctl, f }
+
 static const struct limit limits[] = {
-	{ "--memory-max", offsetof(struct jail_opts, memory_max), "memory", "memory.max",
-	  cgroup_value_memory },
-	{ "--memory-high", offsetof(struct jail_opts, memory_high), "memory", "memory.high",
-	  cgroup_value_memory },
-	{ "--cpu-max", offsetof(struct jail_opts, cpu_max), "cpu", "cpu.max",
-	  cgroup_value_cpu },
-	{ "--pids-max", offsetof(struct jail_opts, pids_max), "pids", "pids.max",
-	  cgroup_value_pids },
-	{ "--io-weight", offsetof(struct jail_opts, io_weight), "io", "io.weight",
-	  cgroup_value_io_weight },
+	LIMIT("--memory-max", memory_max, "memory", "memory.max"),
+	LIMIT("--memory-high", memory_high, "memory", "memory.high"),
+	LIMIT("--cpu-max", cpu_max, "cpu", "cpu.max"),
+	LIMIT("--pids-max", pids_max, "pids", "pids.max"),
+	LIMIT("--io-weight", io_weight, "io", "io.weight"),
 };
 
 #define N_LIMITS (sizeof(limits) / sizeof(limits[0]))
@@ -260,17 +257,13 @@ static int prepare_parent(const struct jail_opts *o, struct jail_cgroup *cg, cha
 static int write_limits(const struct jail_opts *o, const struct jail_cgroup *cg, char *err,
 			size_t errlen)
 {
-	char value[CGROUP_VALUE_MAX];
-
 	for (size_t i = 0; i < N_LIMITS; i++) {
 		const struct limit *l = &limits[i];
-		const char *v = limit_value(o, l), *why;
+		const char *v = limit_value(o, l);
+		const char *value = (const char *)o + l->value;
 
 		if (!v)
 			continue;
-		why = l->convert(v, value);
-		if (why)	/* checked by the option table already */
-			return ujs_fail(err, errlen, "%s '%s': %s", l->option, v, why);
 		if (write_value(cg->path, l->file, value) < 0)
 			return ujs_fail(err, errlen, "%s '%s': %s/%s: %s", l->option, v,
 					cg->path, l->file, strerror(errno));

@@ -24,25 +24,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-
+#include "options/idmap.h"
 #include "options/options.h"
-
-#define JAIL_USERNS_DEFAULT_ID 65534	/* nobody / nogroup */
-
-struct jail_idmap {
-	uint32_t host;		/* first host id */
-	uint32_t count;		/* jail ids 0..count-1 */
-};
-
-/*
- * "ID[:COUNT]": ID 1..4294967294 (0 would make the jail's root the
- * host's), COUNT at least 1, the range below 4294967295. NULL if @text
- * is one, else why not.
- */
-const char *jail_idmap_check(const char *text);
-/* @text already checked; NULL gives the default, 65534:1. */
-struct jail_idmap jail_idmap_parse(const char *text);
 
 /* -f, --userns, or a map given. */
 bool jail_userns_wanted(const struct jail_opts *o);

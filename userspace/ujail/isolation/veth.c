@@ -20,16 +20,14 @@
 
 /* ---- the plan, in the outer ujail ---- */
 
-static void parse_settings(const struct jail_opts *o, struct jail_veth *v)
+/* The option parser parsed every value (family 0: not given). */
+static void take_settings(const struct jail_opts *o, struct jail_veth *v)
 {
-	/* The option parser checked every value: these cannot fail. */
-	jail_veth_split(o->veth, v->host, v->jail);
-	if (o->host_addr)
-		jail_ipaddr_parse(o->host_addr, true, &v->host_addr);
-	if (o->jail_addr)
-		jail_ipaddr_parse(o->jail_addr, true, &v->jail_addr);
-	if (o->gateway)
-		jail_ipaddr_parse(o->gateway, false, &v->gateway);
+	memcpy(v->host, o->veth_names.host, sizeof(v->host));
+	memcpy(v->jail, o->veth_names.jail, sizeof(v->jail));
+	v->host_addr = o->host_ip;
+	v->jail_addr = o->jail_ip;
+	v->gateway = o->gateway_ip;
 }
 
 /* A socket bound to the namespace we are in; NULL after @err. */
@@ -83,7 +81,7 @@ int jail_veth_plan(const struct jail_opts *o, struct jail_veth *v, char *err,
 		return 0;
 	v->on = true;
 	v->o = o;
-	parse_settings(o, v);
+	take_settings(o, v);
 	v->host_netns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (v->host_netns < 0)
 		return ujs_fail(err, errlen, "--veth: /proc/self/ns/net: %s", strerror(errno));

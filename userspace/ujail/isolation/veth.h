@@ -34,7 +34,7 @@ struct jail_veth {
 };
 
 /*
- * Outer, before clone(): parse @o's --veth settings, open the host's
+ * Outer, before clone(): take @o's --veth settings, open the host's
  * socket and namespace, and check that the host has no interface of that
  * name yet. 0 (also without --veth), or -1 with @err.
  */

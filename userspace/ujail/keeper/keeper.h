@@ -56,13 +56,6 @@ static inline int keeper_exit_code(int wait_status)
 	       WEXITSTATUS(wait_status);
 }
 
-/* "ujail: NAME: message" on stderr. */
-__attribute__((format(printf, 2, 3)))
-void keeper_msg(const char *name, const char *fmt, ...);
-
-/* A signalfd for keeper_signals(), which it blocks; -1 after a message. */
-int keeper_signalfd(const char *name);
-
 struct keeper_watch {
 	const char *name;
 	pid_t stub;

@@ -14,6 +14,7 @@
 #include <linux/rtnetlink.h>
 
 #include "keeper/keeper.h"
+#include "keeper/msg.h"
 
 struct dellink_request {
 	struct nlmsghdr nh;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "keeper/keeper.h"
+#include "keeper/msg.h"
 #include "root/mount_api.h"
 
 #define MAX_MEMBERS 64		/* watched at once; the rest on the next look */

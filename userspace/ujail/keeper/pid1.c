@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "keeper/keeper.h"
+#include "keeper/msg.h"
+#include "seccomp/errmsg.h"
 #include "seccomp/install.h"
 #include "seccomp/supervise.h"
 
@@ -77,7 +79,7 @@ static int supervise_seccomp(const struct keeper_init *in, int sigfd)
 {
 	struct ujs_loaded_program prog;
 	struct ujs_supervisor sv = { .name = in->name, .log = stderr, .as_init = true };
-	char err[512];
+	char err[ERR_MAX];
 	int status;
 
 	if (ujs_program_read(in->program_fd, &prog, err, sizeof(err)) < 0) {

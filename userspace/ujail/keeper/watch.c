@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "keeper/keeper.h"
+#include "keeper/msg.h"
+#include "seccomp/errmsg.h"
 
 struct watch_state {
 	const struct keeper_watch *w;
@@ -228,7 +230,7 @@ static void watch_loop(struct watch_state *s)
 
 static void end_cgroup(const struct keeper_watch *w)
 {
-	char err[PATH_MAX + 128];
+	char err[ERR_MAX];
 
 	if (w->cgroup && keeper_cgroup_end(w->cgroup, err, sizeof(err)) < 0)
 		keeper_msg(w->name, "%s", err);

@@ -122,34 +122,6 @@ const char *cgroup_value_io_weight(const char *value, char *out)
 	return NULL;
 }
 
-const char *cgroup_check_memory(const char *value)
-{
-	char out[CGROUP_VALUE_MAX];
-
-	return cgroup_value_memory(value, out);
-}
-
-const char *cgroup_check_cpu(const char *value)
-{
-	char out[CGROUP_VALUE_MAX];
-
-	return cgroup_value_cpu(value, out);
-}
-
-const char *cgroup_check_pids(const char *value)
-{
-	char out[CGROUP_VALUE_MAX];
-
-	return cgroup_value_pids(value, out);
-}
-
-const char *cgroup_check_io_weight(const char *value)
-{
-	char out[CGROUP_VALUE_MAX];
-
-	return cgroup_value_io_weight(value, out);
-}
-
 const char *cgroup_check_parent(const char *value)
 {
 	const char *c;

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The values of ujail's cgroup options, checked and turned into what the
- * cgroup v2 files take. Pure string work: the option table checks a value
- * with the cgroup_check_*() (a string_check), cgroup.c converts it with
- * the cgroup_value_*() when it writes the file.
+ * cgroup v2 files take. Pure string work: the option table converts each
+ * value once into struct jail_opts, which cgroup.c writes as it is.
  */
 #ifndef UJAIL_CGROUP_VALUE_H
 #define UJAIL_CGROUP_VALUE_H
@@ -26,11 +25,6 @@ const char *cgroup_value_cpu(const char *value, char *out);
 const char *cgroup_value_pids(const char *value, char *out);
 const char *cgroup_value_io_weight(const char *value, char *out);
 
-/* The same as string checks for the option table. */
-const char *cgroup_check_memory(const char *value);
-const char *cgroup_check_cpu(const char *value);
-const char *cgroup_check_pids(const char *value);
-const char *cgroup_check_io_weight(const char *value);
 /* --cgroup-parent: an absolute path without "." or ".." components. */
 const char *cgroup_check_parent(const char *value);
 

@@ -7,8 +7,9 @@
 
 #include "options/net_addr.h"
 
-/* The kernel's dev_valid_name(), and no '%': that would be a template. */
-const char *jail_ifname_check(const char *name)
+/* Why @name cannot be an interface name: the kernel's dev_valid_name(),
+ * and no '%' (that would be a template). NULL if it can. */
+static const char *ifname_check(const char *name)
 {
 	if (!*name)
 		return "empty interface name";
@@ -25,7 +26,7 @@ const char *jail_ifname_check(const char *name)
 	return NULL;
 }
 
-const char *jail_veth_split(const char *arg, char host[IFNAMSIZ], char jail[IFNAMSIZ])
+const char *jail_veth_split(const char *arg, struct jail_veth_names *out)
 {
 	const char *colon = strchr(arg, ':');
 	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
@@ -34,17 +35,17 @@ const char *jail_veth_split(const char *arg, char host[IFNAMSIZ], char jail[IFNA
 
 	/* Cut at IFNAMSIZ + 1: still too long for the check to say so. */
 	snprintf(buf, sizeof(buf), "%.*s", (int)(len < IFNAMSIZ ? len : IFNAMSIZ), arg);
-	why = jail_ifname_check(buf);
+	why = ifname_check(buf);
 	if (why)
 		return why;
-	memcpy(host, buf, IFNAMSIZ);
+	memcpy(out->host, buf, IFNAMSIZ);
 	snprintf(buf, sizeof(buf), "%.*s", IFNAMSIZ, colon ? colon + 1 : JAIL_VETH_DEFAULT_JAIL);
-	why = jail_ifname_check(buf);
+	why = ifname_check(buf);
 	if (why)
 		return why;
 	if (!strcmp(buf, "lo"))
 		return "the jail already has lo";
-	memcpy(jail, buf, IFNAMSIZ);
+	memcpy(out->jail, buf, IFNAMSIZ);
 	return NULL;
 }
 
@@ -102,25 +103,4 @@ bool jail_ipaddr_same(const struct jail_ipaddr *a, const struct jail_ipaddr *b)
 {
 	return a->family && a->family == b->family &&
 	       !memcmp(a->bytes, b->bytes, a->family == AF_INET ? 4 : 16);
-}
-
-const char *jail_check_veth(const char *value)
-{
-	char host[IFNAMSIZ], jail[IFNAMSIZ];
-
-	return jail_veth_split(value, host, jail);
-}
-
-const char *jail_check_prefix_addr(const char *value)
-{
-	struct jail_ipaddr a;
-
-	return jail_ipaddr_parse(value, true, &a);
-}
-
-const char *jail_check_addr(const char *value)
-{
-	struct jail_ipaddr a;
-
-	return jail_ipaddr_parse(value, false, &a);
 }

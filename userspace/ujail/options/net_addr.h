@@ -2,7 +2,8 @@
 /*
  * The values of --veth, --host-addr, --jail-addr and --gateway: interface
  * names as the kernel takes them, and IPv4/IPv6 addresses. Pure parsing,
- * no system call: the option table checks with it, the plan converts.
+ * no system call: the option table parses each value once into struct
+ * jail_opts.
  */
 #ifndef UJAIL_NET_ADDR_H
 #define UJAIL_NET_ADDR_H
@@ -18,21 +19,19 @@ struct jail_ipaddr {
 	int prefixlen;		/* -1: no /LEN */
 };
 
-/* Why @name cannot be an interface name (dev_valid_name()), or NULL. */
-const char *jail_ifname_check(const char *name);
+/* --veth's two interface names. */
+struct jail_veth_names {
+	char host[IFNAMSIZ];
+	char jail[IFNAMSIZ];
+};
 
-/* "HOST[:JAIL]" into @host and @jail (JAIL defaults to eth0); why not, or NULL. */
-const char *jail_veth_split(const char *arg, char host[IFNAMSIZ], char jail[IFNAMSIZ]);
+/* "HOST[:JAIL]" into @out (JAIL defaults to eth0); why not, or NULL. */
+const char *jail_veth_split(const char *arg, struct jail_veth_names *out);
 
 /* "ADDR/LEN" (@with_len) or "ADDR" into @out; why not, or NULL. */
 const char *jail_ipaddr_parse(const char *s, bool with_len, struct jail_ipaddr *out);
 
 /* Both the same address (the prefix lengths aside). */
 bool jail_ipaddr_same(const struct jail_ipaddr *a, const struct jail_ipaddr *b);
-
-/* The option table's string checks (options.c): why not, or NULL. */
-const char *jail_check_veth(const char *value);
-const char *jail_check_prefix_addr(const char *value);
-const char *jail_check_addr(const char *value);
 
 #endif

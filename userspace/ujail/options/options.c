@@ -17,192 +17,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isolation/userns.h"
-#include "options/cgroup_value.h"
-#include "options/net_addr.h"
 #include "options/options_int.h"
-#include "root/fs_backend.h"
-#include "utrace/backend.h"
 
 #define DEFAULT_TIMEOUT 5	/* procd's default term_timeout too */
-#define MAX_HOSTNAME 64		/* HOST_NAME_MAX */
 
-/* ---- the option table ---------------------------------------------- */
-
-static const char *check_not_empty(const char *value)
-{
-	return *value ? NULL : "must not be empty";
-}
-
-static bool has_control_char(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
-/* The name ends up in log lines and file names. */
-static const char *check_name(const char *value)
-{
-	if (!*value)
-		return "must not be empty";
-	if (strchr(value, '/'))
-		return "must not contain '/'";
-	if (!strcmp(value, ".") || !strcmp(value, ".."))
-		return "must not be . or ..";
-	if (has_control_char(value))
-		return "must not contain control characters";
-	return NULL;
-}
-
-/* fs_backend.c knows the backends; the table only checks the word. */
-static const char *check_fs(const char *value)
-{
-	return jail_fs_known(value) ? NULL : "must be jailfs, bind or auto";
-}
-
-/* utrace's backend.c knows the backends; the table only checks the word. */
-static const char *check_trace_backend(const char *value)
-{
-	enum utrace_backend b;
-	char err[128];
-
-	return utrace_backend_parse(value, &b, err, sizeof(err)) ?
-		"must be auto, ebpf or ptrace" : NULL;
-}
-
-static const char *check_hostname(const char *value)
-{
-	if (!*value)
-		return "must not be empty";
-	if (strlen(value) > MAX_HOSTNAME)
-		return "longer than 64 characters";
-	if (has_control_char(value))
-		return "must not contain control characters";
-	return NULL;
-}
-
-#define STRING(l, n, key, m, chk) \
-	{ l, n, key, true, OPT_STRING, offsetof(struct jail_opts, m), chk, NULL }
-#define LIMIT(n, key, m, chk) \
-	{ 0, n, key, true, OPT_LIMIT, offsetof(struct jail_opts, m), chk, NULL }
-#define FLAG(l, n, key, m) \
-	{ l, n, key, false, OPT_FLAG, offsetof(struct jail_opts, m), NULL, NULL }
-#define OTHER(l, n, key, arg, kind) \
-	{ l, n, key, arg, kind, 0, NULL, NULL }
-#define REFUSED(l, arg, why) \
-	{ l, NULL, NULL, arg, OPT_REFUSED, 0, NULL, why }
-
-static const struct opt_spec specs[] = {
-	STRING('n', "name", "name", name, check_name),
-	STRING('h', "hostname", "hostname", hostname, check_hostname),
-	OTHER('t', "timeout", "timeout", true, OPT_TIMEOUT),
-	STRING('S', "seccomp", "seccomp", seccomp, check_not_empty),
-	STRING(0, "trace", NULL, trace, check_not_empty),
-	STRING(0, "trace-backend", NULL, trace_backend, check_trace_backend),
-	STRING(0, "fs", "fs", fs, check_fs),
-	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
-	FLAG(0, "keep-caps", "keep_caps", keep_caps),
-	STRING('U', "user", "user", user, check_not_empty),
-	STRING('G', "group", "group", group, check_not_empty),
-	FLAG('c', "no-new-privs", "no_new_privs", no_new_privs),
-	FLAG(0, "no-baseline", "no_baseline", no_baseline),
-	FLAG('p', "proc", "proc", proc),
-	FLAG('s', "sys", "sys", sys),
-	FLAG('u', "ubus", "ubus", ubus),
-	FLAG('D', "udebug", "udebug", udebug),
-	FLAG('l', "log", "log", dev_log),
-	FLAG('o', "read-only-root", "read_only_root", ro_root),
-	FLAG('N', "net", "net", netns),
-	STRING(0, "veth", "veth", veth, jail_check_veth),
-	STRING(0, "host-addr", "host_addr", host_addr, jail_check_prefix_addr),
-	STRING(0, "jail-addr", "jail_addr", jail_addr, jail_check_prefix_addr),
-	STRING(0, "gateway", "gateway", gateway, jail_check_addr),
-	FLAG('f', "userns", "userns", userns),
-	STRING(0, "uid-map", "uid_map", uid_map, jail_idmap_check),
-	STRING(0, "gid-map", "gid_map", gid_map, jail_idmap_check),
-	FLAG('F', "cgroupns", "cgroupns", cgroupns),
-	STRING(0, "cgroup-parent", "cgroup_parent", cgroup_parent, cgroup_check_parent),
-	LIMIT("memory-max", "memory_max", memory_max, cgroup_check_memory),
-	LIMIT("memory-high", "memory_high", memory_high, cgroup_check_memory),
-	LIMIT("cpu-max", "cpu_max", cpu_max, cgroup_check_cpu),
-	LIMIT("pids-max", "pids_max", pids_max, cgroup_check_pids),
-	LIMIT("io-weight", "io_weight", io_weight, cgroup_check_io_weight),
-	STRING('P', "pidfile", "pidfile", pidfile, check_not_empty),
-	FLAG('E', "require-jail", NULL, fail_hard),
-	OTHER('e', "keep-env", "keep_env", true, OPT_KEEP_ENV),
-	OTHER('r', "ro", "ro", true, OPT_PATH_RO),
-	OTHER('w', "rw", "rw", true, OPT_PATH_RW),
-	OTHER('j', "join-ns", "join_ns", true, OPT_JOIN),
-	STRING(0, "join", "join", join, check_name),
-	OTHER('d', "debug", NULL, true, OPT_DEBUG),
-	OTHER(0, "config", NULL, true, OPT_CONFIG),
-	OTHER(0, "help", NULL, false, OPT_HELP),
-	OTHER(0, "version", NULL, false, OPT_VERSION),
-	OTHER(0, NULL, "command", false, OPT_COMMAND),
-	REFUSED('J', true,
-		"procd's -J runs an OCI bundle (DIR/config.json); "
-		"ujail does not support OCI bundles yet"),
-	REFUSED('i', false,
-		"procd's -i starts an OCI container at once; "
-		"ujail does not support OCI bundles yet"),
-	REFUSED('R', true,
-		"procd's -R uses DIR as the jail's root file system; "
-		"ujail does not support an external root yet"),
-	REFUSED('O', true,
-		"procd's -O puts a writable overlay (kept in DIR) over the jail's root; "
-		"ujail does not support overlays yet"),
-	REFUSED('T', true,
-		"procd's -T puts a writable tmpfs overlay of SIZE over the jail's root; "
-		"ujail does not support overlays yet"),
-	REFUSED('y', false,
-		"procd's -y gives the jail a console (a pty handed to procd over ubus); "
-		"ujail does not support a jail console yet"),
-};
-
-#define N_SPECS (sizeof(specs) / sizeof(specs[0]))
 #define LONG_BASE 256	/* getopt_long returns LONG_BASE + row for --NAME */
 
-char **opt_string_member(struct jail_opts *o, const struct opt_spec *s)
-{
-	return (char **)((char *)o + s->member);
-}
-
-bool *opt_flag_member(struct jail_opts *o, const struct opt_spec *s)
-{
-	return (bool *)((char *)o + s->member);
-}
-
-const struct opt_spec *opt_spec_by_key(const char *key)
-{
-	for (size_t i = 0; i < N_SPECS; i++)
-		if (specs[i].json_key && !strcmp(specs[i].json_key, key))
-			return &specs[i];
-	return NULL;
-}
+/* ---- the command line ------------------------------------------------- */
 
 /* The row of what getopt_long returned (a letter or LONG_BASE + row). */
 static const struct opt_spec *spec_of(int ret)
 {
-	if (ret >= LONG_BASE && ret < LONG_BASE + (int)N_SPECS)
-		return &specs[ret - LONG_BASE];
-	for (size_t i = 0; i < N_SPECS; i++)
-		if (specs[i].letter && specs[i].letter == ret)
-			return &specs[i];
+	if (ret >= LONG_BASE && ret < LONG_BASE + (int)opt_n_specs)
+		return &opt_specs[ret - LONG_BASE];
+	for (size_t i = 0; i < opt_n_specs; i++)
+		if (opt_specs[i].letter && opt_specs[i].letter == ret)
+			return &opt_specs[i];
 	return NULL;
 }
-
-/* ---- the command line ------------------------------------------------- */
 
 struct cli {
 	int argc;
 	char **argv;
-	char shorts[2 + 2 * N_SPECS + 1];
-	struct option longs[N_SPECS + 1];
+	char shorts[2 + 2 * OPT_MAX_SPECS + 1];
+	struct option longs[OPT_MAX_SPECS + 1];
 };
 
-/* getopt_long's tables from specs[]; "+" stops at COMMAND, ":" reports a
+/* getopt_long's tables from opt_specs[]; "+" stops at COMMAND, ":" reports a
  * missing argument apart from an unknown option. */
 static void cli_init(struct cli *c, int argc, char **argv)
 {
@@ -213,8 +54,8 @@ static void cli_init(struct cli *c, int argc, char **argv)
 	c->argv = argv;
 	*s++ = '+';
 	*s++ = ':';
-	for (size_t i = 0; i < N_SPECS; i++) {
-		const struct opt_spec *sp = &specs[i];
+	for (size_t i = 0; i < opt_n_specs; i++) {
+		const struct opt_spec *sp = &opt_specs[i];
 
 		if (sp->letter) {
 			*s++ = sp->letter;
@@ -374,9 +215,9 @@ int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 
 void jail_opts_free(struct jail_opts *o)
 {
-	for (size_t i = 0; i < N_SPECS; i++)
-		if (specs[i].kind == OPT_STRING || specs[i].kind == OPT_LIMIT)
-			free(*opt_string_member(o, &specs[i]));
+	for (size_t i = 0; i < opt_n_specs; i++)
+		if (opt_specs[i].kind == OPT_STRING || opt_specs[i].kind == OPT_LIMIT)
+			free(*opt_string_member(o, &opt_specs[i]));
 	for (size_t i = 0; i < o->n_keep_env; i++)
 		free(o->keep_env[i]);
 	free(o->keep_env);

@@ -11,6 +11,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "options/cgroup_value.h"
+#include "options/idmap.h"
+#include "options/net_addr.h"
+#include "utrace/backend.h"
+
 /* One -r/-w path: SRC, or SRC:DST to put it somewhere else in the jail. */
 struct jail_path {
 	char *src;		/* absolute host path */
@@ -31,6 +36,7 @@ struct jail_opts {
 	char *seccomp;		/* -S, --seccomp: policy file */
 	char *trace;		/* --trace: learn the policy into this file */
 	char *trace_backend;	/* --trace-backend: auto, ebpf or ptrace (NULL: auto) */
+	enum utrace_backend trace_backend_kind;	/* parsed */
 	char *fs;		/* --fs: jailfs, bind or auto (NULL: auto) */
 	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
 	bool keep_caps;		/* --keep-caps: no default drop from the bounding set */
@@ -47,20 +53,34 @@ struct jail_opts {
 	bool dev_log;		/* -l, --log */
 	bool ro_root;		/* -o, --read-only-root */
 	bool netns;		/* -N, --net: new network namespace (lo only) */
+	/* The values as given (for messages), each parsed once beside it;
+	 * a parsed field is zero when its option is not given. */
 	char *veth;		/* --veth HOST[:JAIL]: a veth pair to the host (implies -N) */
+	struct jail_veth_names veth_names;
 	char *host_addr;	/* --host-addr ADDR/LEN: on the host's end */
+	struct jail_ipaddr host_ip;
 	char *jail_addr;	/* --jail-addr ADDR/LEN: on the jail's end */
+	struct jail_ipaddr jail_ip;
 	char *gateway;		/* --gateway ADDR: the jail's default route */
+	struct jail_ipaddr gateway_ip;
 	bool userns;		/* -f, --userns: the service in a user namespace */
 	char *uid_map;		/* --uid-map ID[:COUNT] (implies -f) */
+	struct jail_idmap uid_ids;
 	char *gid_map;		/* --gid-map ID[:COUNT] (default: as --uid-map) */
+	struct jail_idmap gid_ids;
 	bool cgroupns;		/* -F, --cgroupns */
 	char *cgroup_parent;	/* --cgroup-parent DIR (cgroup.h) */
+	/* The limits as given, each beside what its cgroup file takes. */
 	char *memory_max;	/* --memory-max BYTES[K|M|G|T]|max */
+	char memory_max_value[CGROUP_VALUE_MAX];
 	char *memory_high;	/* --memory-high BYTES[K|M|G|T]|max */
+	char memory_high_value[CGROUP_VALUE_MAX];
 	char *cpu_max;		/* --cpu-max QUOTA[/PERIOD]|N%|max */
+	char cpu_max_value[CGROUP_VALUE_MAX];
 	char *pids_max;		/* --pids-max N|max */
+	char pids_max_value[CGROUP_VALUE_MAX];
 	char *io_weight;	/* --io-weight 1-10000 */
+	char io_weight_value[CGROUP_VALUE_MAX];
 	bool fail_hard;		/* -E: fail if the jail cannot be set up (always so) */
 	unsigned int debug;	/* -d, --debug: log verbosity, 0..9 */
 	size_t n_keep_env;

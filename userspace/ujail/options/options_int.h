@@ -4,7 +4,8 @@
  * option table's types, the messages, and the setters every source of a
  * setting (short option, long option, jail file) goes through.
  *
- *   options.c         the option table, getopt, jail_opts_parse/free
+ *   option_table.c    the option table (option_table.h)
+ *   options.c         getopt, jail_opts_parse/free
  *   options_msg.c     jail_err/jail_out and the "ujail: WHERE: ..." format
  *   options_values.c  strings, numbers, -e, the command
  *   options_paths.c   -r/-w SRC[:DST]
@@ -22,43 +23,13 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "options/option_table.h"
 #include "options/options.h"
 
 #define PROG "ujail"
 #define MAX_TIMEOUT 86400	/* a day; more is a typo, not a policy */
 #define MAX_DEBUG 9
 #define WHERE_MAX 512		/* "-r '...'" or "FILE: key[i].sub" */
-
-enum opt_kind {
-	OPT_STRING,	/* a char * member, validated by ->check */
-	OPT_LIMIT,	/* the same; a jail file may give a number too */
-	OPT_FLAG,	/* a bool member, set to true */
-	OPT_TIMEOUT,	/* -t SECONDS */
-	OPT_DEBUG,	/* -d LEVEL */
-	OPT_KEEP_ENV,	/* -e NAME */
-	OPT_PATH_RO,	/* -r SRC[:DST] */
-	OPT_PATH_RW,	/* -w SRC[:DST] */
-	OPT_JOIN,	/* -j PID:NS[,NS...] */
-	OPT_COMMAND,	/* a jail file's "command" */
-	OPT_REFUSED,	/* a procd option ujail does not have yet */
-	OPT_CONFIG,
-	OPT_HELP,
-	OPT_VERSION,
-};
-
-/* Why a string value is unacceptable, or NULL. */
-typedef const char *(*string_check)(const char *value);
-
-struct opt_spec {
-	char letter;		/* procd's short option, or 0 */
-	const char *name;	/* long option, or NULL */
-	const char *json_key;	/* key in a jail file, or NULL */
-	bool has_arg;
-	enum opt_kind kind;
-	size_t member;		/* offsetof() the OPT_STRING/OPT_FLAG member */
-	string_check check;
-	const char *refusal;	/* OPT_REFUSED: what it is, that it is missing */
-};
 
 /* ---- messages (options_msg.c) ---- */
 
@@ -70,12 +41,6 @@ int opt_oom(void);
 /* A message location ("FILE: ro[2].src") in @buf (WHERE_MAX), cut short. */
 __attribute__((format(printf, 2, 3)))
 void opt_where(char *buf, const char *fmt, ...);
-
-/* ---- the table (options.c) ---- */
-
-const struct opt_spec *opt_spec_by_key(const char *key);
-char **opt_string_member(struct jail_opts *o, const struct opt_spec *s);
-bool *opt_flag_member(struct jail_opts *o, const struct opt_spec *s);
 
 /* ---- values (options_values.c) ---- */
 

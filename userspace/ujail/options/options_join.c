@@ -4,49 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isolation/clone_flags.h"
+#include "isolation/ns_names.h"
 #include "options/options_int.h"
 
-/* procd accepts the OCI names; /proc/PID/ns/ has the short ones. */
-static const struct {
-	const char *name;
-	unsigned int flag;
-} namespaces[] = {
-	{ "pid", CLONE_NEWPID },
-	{ "net", CLONE_NEWNET },
-	{ "network", CLONE_NEWNET },
-	{ "mnt", CLONE_NEWNS },
-	{ "mount", CLONE_NEWNS },
-	{ "ipc", CLONE_NEWIPC },
-	{ "uts", CLONE_NEWUTS },
-	{ "cgroup", CLONE_NEWCGROUP },
-	{ "time", CLONE_NEWTIME },
-	{ "user", CLONE_NEWUSER },
-};
-
 #define KNOWN_NAMESPACES "pid, net, mnt, ipc, uts, cgroup, time"
-
-static unsigned int ns_flag(const char *name)
-{
-	for (size_t i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
-		if (!strcmp(namespaces[i].name, name))
-			return namespaces[i].flag;
-	return 0;
-}
-
-static const char *ns_name(unsigned int flag)
-{
-	for (size_t i = 0; i < sizeof(namespaces) / sizeof(namespaces[0]); i++)
-		if (namespaces[i].flag == flag)
-			return namespaces[i].name;
-	return "?";
-}
 
 /* Adds namespace @ns to *@flags, the set one -j joins. */
 int opt_join_ns(const struct jail_opts *o, unsigned int *flags,
 		const char *ns, const char *where)
 {
-	unsigned int flag = ns_flag(ns);
+	unsigned int flag = jail_ns_flag(ns);
 
 	if (!*ns)
 		return opt_fail(where, "empty namespace name");
@@ -59,7 +26,7 @@ int opt_join_ns(const struct jail_opts *o, unsigned int *flags,
 	for (size_t i = 0; i < o->n_joins; i++)
 		if (o->joins[i].ns_flags & flag)
 			return opt_fail(where, "the %s namespace is already joined from pid %d",
-					ns_name(flag), (int)o->joins[i].pid);
+					jail_ns_name(flag), (int)o->joins[i].pid);
 	*flags |= flag;
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --veth, --host-addr, --jail-addr, --gateway: each value is checked by
+ * --veth, --host-addr, --jail-addr, --gateway: each value is parsed by
  * the option table (net_addr.c); here, that they fit together.
  */
 #include <sched.h>
@@ -20,15 +20,8 @@ static bool joins_net(const struct jail_opts *o)
 /* The addresses of the pair: their families agree, they differ. */
 static int check_addresses(const struct jail_opts *o)
 {
-	struct jail_ipaddr host = { 0 }, jail = { 0 }, gw = { 0 };
+	const struct jail_ipaddr host = o->host_ip, jail = o->jail_ip, gw = o->gateway_ip;
 
-	/* Each already passed its check: parsing cannot fail. */
-	if (o->host_addr)
-		jail_ipaddr_parse(o->host_addr, true, &host);
-	if (o->jail_addr)
-		jail_ipaddr_parse(o->jail_addr, true, &jail);
-	if (o->gateway)
-		jail_ipaddr_parse(o->gateway, false, &gw);
 	if (jail_ipaddr_same(&host, &jail))
 		return opt_fail(NULL, "--host-addr and --jail-addr are the same address %s",
 				o->jail_addr);

@@ -28,8 +28,9 @@ bool opt_parse_number(const char *s, size_t len, unsigned long max,
 int opt_set_string(struct jail_opts *o, const struct opt_spec *s,
 		   const char *value, const char *where)
 {
-	const char *why = s->check ? s->check(value) : NULL;
 	char **member = opt_string_member(o, s);
+	const char *why = s->parse ? s->parse(value, (char *)o + s->parsed) :
+			  s->check ? s->check(value) : NULL;
 	char *copy;
 
 	if (why)

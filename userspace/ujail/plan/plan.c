@@ -70,7 +70,7 @@ static int make_absolute(struct jail_plan *p)
 
 static int resolve_command(struct jail_plan *p)
 {
-	char err[1024];
+	char err[ERR_MAX];
 
 	if (ujs_resolve_command(p->o->argv[0], p->exe, sizeof(p->exe), err, sizeof(err))) {
 		jail_msg(p, "%s", err);
@@ -184,8 +184,9 @@ static int map_jail_range(struct jail_plan *p, struct jail_idmap *uid,
 int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 {
 	const struct jail_opts *o = p->o;
-	struct jail_idmap uid = jail_idmap_parse(o->uid_map);
-	struct jail_idmap gid = o->gid_map ? jail_idmap_parse(o->gid_map) : uid;
+	const struct jail_idmap nobody = { JAIL_USERNS_DEFAULT_ID, 1 };
+	struct jail_idmap uid = o->uid_map ? o->uid_ids : nobody;
+	struct jail_idmap gid = o->gid_map ? o->gid_ids : uid;
 	struct jail_creds *c = &p->creds;
 	bool mapped = o->uid_map || o->gid_map, as_procd = c->set_uid || c->set_gid;
 
@@ -216,7 +217,7 @@ int jail_plan_userns(struct jail_plan *p, char *err, size_t errlen)
 
 int jail_plan_make(struct jail_plan *p)
 {
-	char err[1024], exe[PATH_MAX];
+	char err[ERR_MAX], exe[PATH_MAX];
 	const struct jail_opts *o = p->o;
 	int status = resolve_command(p);
 

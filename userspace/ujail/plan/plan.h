@@ -24,9 +24,9 @@
 #include "isolation/veth.h"
 #include "options/options.h"
 #include "plan/registry.h"
+#include "plan/trace_hook.h"
 #include "root/accounts.h"
 #include "root/stage.h"
-
 
 struct jail_plan {
 	const struct jail_opts *o;
@@ -52,6 +52,7 @@ struct jail_plan {
 	const struct stage_ops *fs_ops;	/* --fs: the root's stage backend */
 	struct jail_cgroup cgroup;	/* the limits: the jail's own cgroup */
 	struct jail_record record;	/* -n NAME: the record --join finds */
+	const struct jail_trace_hook *trace;	/* --trace, else NULL */
 };
 
 /* Fill @p from @o: nothing decided yet, every descriptor -1. */

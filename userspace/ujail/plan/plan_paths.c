@@ -18,6 +18,7 @@
 #include "deps/elf_read.h"
 #include "plan/plan.h"
 #include "plan/plan_paths.h"
+#include "seccomp/errmsg.h"
 
 /* Absent: the host has nothing there (a dangling link counts as nothing). */
 static bool path_absent(const char *path)
@@ -31,7 +32,7 @@ static bool path_absent(const char *path)
 static bool elf_is_program(int fd, const char *path)
 {
 	struct elf_info info = { 0 };
-	char err[256];
+	char err[ERR_MAX];
 	bool program = false;
 
 	if (elf_read_header(fd, path, &info, err, sizeof(err)) == 0 &&
@@ -69,7 +70,7 @@ static bool path_is_program(const char *path)
  */
 static void add_program_deps(struct jail_plan *p, const struct jail_path *jp)
 {
-	char err[1024];
+	char err[ERR_MAX];
 
 	if (!path_is_program(jp->src))
 		return;

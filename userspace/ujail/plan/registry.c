@@ -216,19 +216,20 @@ int jail_record_write(struct jail_record *rec, pid_t pid, const char *cgroup, ch
 	return 0;
 }
 
+/* Close our descriptor only. */
+static void record_close(struct jail_record *rec)
+{
+	if (rec->fd >= 0)
+		close(rec->fd);
+	rec->fd = -1;
+}
+
 void jail_record_abandon(struct jail_record *rec)
 {
 	if (rec->fd < 0)
 		return;
 	unlink(rec->path);
-	jail_record_close(rec);
-}
-
-void jail_record_close(struct jail_record *rec)
-{
-	if (rec->fd >= 0)
-		close(rec->fd);
-	rec->fd = -1;
+	record_close(rec);
 }
 
 /* "START PIDNS\n": PID 1's identity. */

@@ -68,8 +68,6 @@ int jail_pid_identity_read(pid_t pid, struct jail_pid_identity *id);
 /* Drop the record (the jail did not start): unlinked, unlocked. */
 void jail_record_abandon(struct jail_record *rec);
 
-/* Close our descriptor only (the keeper inherited it). */
-void jail_record_close(struct jail_record *rec);
 
 /*
  * The record of the running jail @which: its name (when exactly one jail

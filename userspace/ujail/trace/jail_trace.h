@@ -15,23 +15,10 @@
 
 #include "options/options.h"
 
-/* Run the jail of @o (o->trace set) under the tracer; ujail's exit status. */
+/*
+ * Run the jail of @o (o->trace set) under the tracer; ujail's exit status.
+ * The service reaches the tracer through the plan's hook (plan/trace_hook.h).
+ */
 int jail_trace_run(const struct jail_opts *o);
-
-/*
- * In the service, before the baseline (which denies bpf()): mark the task
- * for the eBPF counter, which counts from its next execve(). Nothing for
- * the ptrace backend. 0 or -1 with @err.
- */
-int jail_trace_arm(char *err, size_t errlen);
-
-/*
- * In the service, last before execve(): install the ptrace backend's
- * tracing filter (nothing for ebpf). 0 or -1 with @err.
- */
-int jail_trace_begin(char *err, size_t errlen);
-
-/* The descriptor jail_trace_begin() needs open, or -1. */
-int jail_trace_keep_fd(void);
 
 #endif
