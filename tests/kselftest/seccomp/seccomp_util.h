@@ -27,6 +27,8 @@
 #define TEST_AUDIT_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
 #define TEST_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__mips__) && defined(__MIPSEL__) && _MIPS_SIM == _ABIO32
+#define TEST_AUDIT_ARCH AUDIT_ARCH_MIPSEL
 #else
 #error "add this architecture's AUDIT_ARCH_* value"
 #endif
