@@ -8,7 +8,9 @@
 #   make kernel   the patched test kernel only (make kernel-aarch64,
 #                 make kernel-mipsel: the router targets' QEMU kernels)
 #   make install  the programs, dynamic and stripped: [DESTDIR=] [PREFIX=]
-#                 [LAYOUT=prefix|procd] (scripts/install.mk, README.md)
+#                 [LAYOUT=prefix|procd] (scripts/install.mk, README.md);
+#                 make uninstall removes them
+#   make size     the installed files' sizes next to procd's (bench/size.sh)
 #   make deb      the Debian packages ujail and jailfs-dkms, in
 #                 build/packages/ (scripts/deb.sh, debian/)
 

@@ -70,7 +70,7 @@ static void pick_names(struct policy_names *pn, size_t size)
 		if (strcmp(needed[i], "getppid"))
 			pn->names[pn->n++] = needed[i];
 	for (size_t i = 0; i < arch->n_calls && pn->n < size - 1; i++) {
-		const char *name = arch->calls[i].name;
+		const char *name = ujs_name_at(arch->calls[i].name_off);
 
 		/* Only names both compilers know. */
 		if (!listed(pn, name) && strcmp(name, "getppid") &&

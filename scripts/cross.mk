@@ -134,10 +134,11 @@ $(B)/$(1)/bin/ujail: $(UJ_SRC)/main.c $(B)/$(1)/obj/libujail.a $(B)/$(1)/obj/lib
 	$$(XCC_$(1)) $$(XUJ_CFLAGS_$(1)) -static -o $$@ $$< $(B)/$(1)/obj/libujail.a \
 		$(B)/$(1)/obj/libutrace.a $(B)/$(1)/obj/libujail-seccomp.a $(CROSS_LDLIBS)
 
-$(B)/$(1)/lib/ujail/ujail-keeper: $(UJ_KEEPER_SRC) $(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) \
-		$(B)/$(1)/khdr/.key $(B)/$(1)/.sysroot
+$(B)/$(1)/lib/ujail/ujail-keeper: $(UJ_KEEPER_COMMON) $(GEN)/keeper_tables-$(1).c \
+		$(wildcard $(UJ_SRC)/keeper/*.h) $(USR_HDRS) $(B)/$(1)/khdr/.key $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)
-	$$(XCC_$(1)) $(subst $(KHDR),$(B)/$(1)/khdr,$(UJ_KEEPER_CFLAGS)) -o $$@ $(UJ_KEEPER_SRC)
+	$$(XCC_$(1)) $(subst $(KHDR),$(B)/$(1)/khdr,$(UJ_KEEPER_CFLAGS)) -o $$@ $(UJ_KEEPER_COMMON) \
+		$(GEN)/keeper_tables-$(1).c
 
 $(B)/$(1)/lib/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(B)/$(1)/.sysroot
 	@mkdir -p $$(@D)

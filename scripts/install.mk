@@ -1,17 +1,19 @@
 # make install: the programs, dynamically linked and stripped, and the
 # shims, in one of two layouts; included by the top Makefile after the
-# components' build.mk.
+# components' build.mk. make uninstall (the same DESTDIR, PREFIX, LAYOUT)
+# removes them; make size prints their sizes (bench/size.sh).
 #
 #   make install [DESTDIR=...] [PREFIX=/usr/local]    LAYOUT=prefix (default)
 #       PREFIX/bin/ujail ujail-seccomp seccomp-trace (a link) utrace
-#       PREFIX/lib/ujail/ujail-keeper
+#       PREFIX/lib/ujail/ujail-keeper libujail-seccomp.so.0
+#       PREFIX/lib/ujail/utrace-ebpf.so ujail-veth.so (plugins, loaded when used)
 #       PREFIX/lib/libpreload-seccomp.so, PREFIX/lib/musl/libpreload-seccomp.so
 #       PREFIX/share/man/man8/ujail.8 ujail-seccomp.8 seccomp-trace.8 (a link) utrace.8
 #       PREFIX/share/man/man5/jailfs.5
 #       PREFIX/share/bash-completion/completions/ujail (and links for the others)
 #   make install [DESTDIR=...] LAYOUT=procd            where procd looks
 #       /sbin/ujail ujail-seccomp seccomp-trace (a link) utrace
-#       /lib/ujail/ujail-keeper
+#       /lib/ujail/ujail-keeper libujail-seccomp.so.0 utrace-ebpf.so ujail-veth.so
 #       /lib/libpreload-seccomp.so, /lib/musl/libpreload-seccomp.so
 #
 # ujail finds its keeper (../lib/ujail/ujail-keeper) and the shims
@@ -22,7 +24,6 @@
 # build/install/), so they are rebuilt when BINDIR changes. The keeper
 # stays static: it runs inside the jail, where no dynamic loader may be.
 #
-#   build/install/ujail                      ujail, dynamically linked
 #   build/install/shimKEY/[musl/]libpreload-seccomp.so   the shims, KEY
 #                                            from the bin directory
 
@@ -32,7 +33,7 @@ DESTDIR ?=
 STRIP ?= strip
 INSTALL ?= install
 
-ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
 ifeq ($(filter prefix procd,$(LAYOUT)),)
 $(error LAYOUT=$(LAYOUT): prefix or procd)
 endif
@@ -55,34 +56,157 @@ IB := $(B)/install
 # One shim build per compiler path: the path, '_' as _u and '/' as _s.
 INST_SHIM_DIR := $(IB)/shim$(subst /,_s,$(subst _,_u,$(INST_BIN)))
 INST_SHIMS := $(INST_SHIM_DIR)/libpreload-seccomp.so $(INST_SHIM_DIR)/musl/libpreload-seccomp.so
-INST_PROGS := $(IB)/ujail $(B)/bin/ujail-seccomp $(B)/bin/utrace
 INST_STRIP := $(INSTALL) -s --strip-program=$(STRIP)
 
-.PHONY: install install-build
+# ---- the installed programs: small (README.md, "Routers"; make size) ----
+#
+#   build/install/lib/ujail/libujail-seccomp.so.0   the policy parser, compiler,
+#       loader, syscall tables and utrace's tracer: one copy for ujail,
+#       ujail-seccomp and utrace (private: lib/ujail, found through
+#       RUNPATH $ORIGIN/../lib/ujail)
+#   build/install/lib/ujail/utrace-ebpf.so   the eBPF counter, libbpf
+#   build/install/lib/ujail/ujail-veth.so    --veth, libnl-route
+#   build/install/bin/ujail ujail-seccomp utrace
+#
+# The plugins are dlopen'ed from beside the library only when used
+# (userspace/seccomp/plugin.h): a start without --veth or the ebpf backend
+# maps neither libnl nor libbpf, libelf and zlib.
+# -Os and unused sections dropped; no unwind tables (C, no backtraces);
+# RELR relocations; text and read-only data in one segment
+# (noseparate-code: two 4 KiB paddings less per file).
+SIZE_CFLAGS := -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
+# musl's loader knows RELR from 1.2.4 on (Debian 12 has 1.2.3): the musl
+# shim goes without.
+SIZE_LDFLAGS_MUSL := -Wl,-O1 -Wl,--gc-sections -Wl,--as-needed -Wl,-z,noseparate-code
+SIZE_LDFLAGS := $(SIZE_LDFLAGS_MUSL) -Wl,-z,pack-relative-relocs
+INST_RUNPATH := -Wl,-rpath,'$$ORIGIN/../lib/ujail'
+ILIB := $(IB)/lib/ujail
+INST_SO := $(ILIB)/libujail-seccomp.so.0
+INST_PLUGINS := $(ILIB)/utrace-ebpf.so $(ILIB)/ujail-veth.so
+INST_PROGS := $(IB)/bin/ujail $(IB)/bin/ujail-seccomp $(IB)/bin/utrace
+# The library's sources: the seccomp library, the plugin loader, utrace's
+# tracer with the ebpf counter's loader for the counter.
+INST_SO_SRC := $(SECCOMP_LIB_SRC) $(US)/dl/plugin.c \
+	$(filter-out $(UT_SRC)/bpf_count.c,$(UT_LIB_SRC)) $(UT_SRC)/dl/bpf_count_dl.c
+INST_SO_OBJ := $(patsubst %.c,$(IB)/pic/%.o,$(notdir $(INST_SO_SRC)))
+# ujail's own code, the veth plugin's loader for veth.c.
+INST_UJ_SRC := $(filter-out $(UJ_SRC)/veth.c,$(UJ_LIB_SRC)) $(UJ_SRC)/dl/veth_dl.c
+INST_UJ_OBJ := $(patsubst %.c,$(IB)/uj/%.o,$(notdir $(INST_UJ_SRC)))
+INST_CFLAGS := $(UJ_CFLAGS) -I$(UT_SRC) $(SIZE_CFLAGS)
+# The flags are here: a change of them rebuilds what they build.
+INST_HDRS := $(USR_HDRS) $(UJ_HDRS) $(UT_HDRS) $(TOP)/scripts/install.mk
 
-install-build: $(INST_PROGS) $(INST_SHIMS) $(UJ_KEEPER)
+.PHONY: install install-build uninstall size
 
-$(IB)/ujail: $(UJ_SRC)/main.c $(UJ_B)/libujail.a $(UJ_B)/libutrace.a $(UJ_B)/libujail-seccomp.a \
-		$(UJ_HDRS)
+install-build: $(INST_PROGS) $(INST_SO) $(INST_PLUGINS) $(INST_SHIMS) $(UJ_KEEPER)
+
+# Only the library's exported names are global: ujs_*, utrace_*.
+$(IB)/pic/%.o: %.c $(INST_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UJ_CFLAGS) -o $@ $< $(UJ_B)/libujail.a $(UJ_B)/libutrace.a \
-		$(UJ_B)/libujail-seccomp.a $(UJ_LDLIBS) -lcap $(UT_BPF_LIBS)
+	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
 
-$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+$(IB)/pic/%.o: $(US)/dl/%.c $(INST_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(USR_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' -fPIC -shared \
-		-Wl,-z,now -o $@ $(PRELOAD_SRC)
+	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
 
-$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS)
+$(IB)/pic/%.o: $(UT_SRC)/%.c $(INST_HDRS)
 	@mkdir -p $(@D)
-	musl-gcc $(USR_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' -fPIC -shared \
-		-Wl,-z,now -o $@ $(PRELOAD_SRC)
+	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+
+$(IB)/pic/%.o: $(UT_SRC)/dl/%.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+
+$(IB)/pic/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+
+$(IB)/pic/%.o: $(UJ_SRC)/%.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -fPIC -c -o $@ $<
+
+$(IB)/uj/%.o: $(UJ_SRC)/%.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -c -o $@ $<
+
+$(IB)/uj/%.o: $(UJ_SRC)/keeper/%.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -c -o $@ $<
+
+$(IB)/uj/%.o: $(UJ_SRC)/dl/%.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -c -o $@ $<
+
+$(IB)/uj/options_usage.o: $(TOP)/VERSION
+
+# What a shared object exports (a version script): MAP-NAME, the globs.
+$(IB)/%.map: $(TOP)/scripts/install.mk
+	@mkdir -p $(@D)
+	printf '{\n\tglobal: %s;\n\tlocal: *;\n};\n' '$(INST_EXPORT_$*)' >$@
+
+INST_EXPORT_libujail-seccomp := ujs_*; utrace_*
+# A plugin exports its table only: its copies of the utrace_bpf_* and
+# jail_veth_* functions bind to themselves, not to the library's loaders.
+INST_EXPORT_utrace-ebpf := utrace_bpf_plugin
+INST_EXPORT_ujail-veth := jail_veth_plugin
+
+$(INST_SO): $(INST_SO_OBJ) $(IB)/libujail-seccomp.map $(TOP)/scripts/install.mk
+	@mkdir -p $(@D)
+	$(CC) -shared -fPIC -Wl,-soname,libujail-seccomp.so.0 -Wl,-Bsymbolic-functions \
+		-Wl,--version-script=$(IB)/libujail-seccomp.map $(SIZE_LDFLAGS) -Wl,-z,now \
+		-o $@ $(INST_SO_OBJ) -ljson-c
+
+# A plugin links the library (beside it); $(1): its map.
+INST_PLUGIN_LD = $(CC) -shared -fPIC -Wl,--version-script=$(1) $(SIZE_LDFLAGS) -Wl,-z,now \
+	-Wl,-rpath,'$$ORIGIN' -L$(ILIB) -o $@ $(filter %.o,$^) -l:libujail-seccomp.so.0
+
+$(ILIB)/utrace-ebpf.so: $(IB)/pic/bpf_count.o $(IB)/pic/bpf_plugin.o $(INST_SO) \
+		$(IB)/utrace-ebpf.map
+	$(call INST_PLUGIN_LD,$(IB)/utrace-ebpf.map) $(UT_BPF_LIBS)
+
+$(ILIB)/ujail-veth.so: $(IB)/pic/veth.o $(IB)/pic/net_addr.o $(IB)/pic/veth_plugin.o $(INST_SO) \
+		$(IB)/ujail-veth.map
+	$(call INST_PLUGIN_LD,$(IB)/ujail-veth.map) $(UJ_NL_LIBS)
+
+INST_PROG_LD = $(CC) $(SIZE_CFLAGS) $(SIZE_LDFLAGS) $(INST_RUNPATH) -o $@ $(filter %.o,$^) \
+	-L$(ILIB) -l:libujail-seccomp.so.0
+
+$(IB)/bin/ujail: $(IB)/uj/main.o $(INST_UJ_OBJ) $(INST_SO)
+	@mkdir -p $(@D)
+	$(INST_PROG_LD) -ljson-c -lcap
+
+$(IB)/bin/ujail-seccomp: $(IB)/uj/seccomp_main.o $(INST_SO)
+	@mkdir -p $(@D)
+	$(INST_PROG_LD) -ljson-c
+
+$(IB)/bin/utrace: $(IB)/uj/utrace_main.o $(INST_SO)
+	@mkdir -p $(@D)
+	$(INST_PROG_LD) -ljson-c
+
+$(IB)/uj/seccomp_main.o: $(US)/main.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -c -o $@ $<
+
+$(IB)/uj/utrace_main.o: $(UT_SRC)/main.c $(INST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(INST_CFLAGS) -c -o $@ $<
+
+$(INST_SHIM_DIR)/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
+	@mkdir -p $(@D)
+	$(CC) $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
+		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS) -o $@ $(PRELOAD_SRC)
+
+$(INST_SHIM_DIR)/musl/libpreload-seccomp.so: $(PRELOAD_SRC) $(USR_HDRS) $(TOP)/scripts/install.mk
+	@mkdir -p $(@D)
+	musl-gcc $(USR_CFLAGS) $(SIZE_CFLAGS) -DUJS_SHIM_COMPILER='"$(INST_BIN)/ujail-seccomp"' \
+		-fPIC -shared -Wl,-z,now $(SIZE_LDFLAGS_MUSL) -o $@ $(PRELOAD_SRC)
 
 install: install-build
 	$(INSTALL) -d $(DESTDIR)$(INST_BIN) $(DESTDIR)$(INST_LIB)/ujail $(DESTDIR)$(INST_LIB)/musl
-	$(INST_STRIP) -m 755 $(IB)/ujail $(B)/bin/ujail-seccomp $(B)/bin/utrace $(DESTDIR)$(INST_BIN)/
+	$(INST_STRIP) -m 755 $(INST_PROGS) $(DESTDIR)$(INST_BIN)/
 	ln -sfn ujail-seccomp $(DESTDIR)$(INST_BIN)/seccomp-trace
 	$(INST_STRIP) -m 755 $(UJ_KEEPER) $(DESTDIR)$(INST_LIB)/ujail/
+	$(INST_STRIP) -m 644 $(INST_SO) $(INST_PLUGINS) $(DESTDIR)$(INST_LIB)/ujail/
 	$(INST_STRIP) -m 755 $(INST_SHIM_DIR)/libpreload-seccomp.so $(DESTDIR)$(INST_LIB)/
 	$(INST_STRIP) -m 755 $(INST_SHIM_DIR)/musl/libpreload-seccomp.so $(DESTDIR)$(INST_LIB)/musl/
 	$(if $(INST_MAN),$(INSTALL) -d $(DESTDIR)$(INST_MAN)/man8 $(DESTDIR)$(INST_MAN)/man5 && \
@@ -93,3 +217,20 @@ install: install-build
 		$(INSTALL) -m 644 $(TOP)/contrib/bash-completion/ujail $(DESTDIR)$(INST_COMPL)/ && \
 		for n in ujail-seccomp seccomp-trace utrace; do \
 			ln -sfn ujail $(DESTDIR)$(INST_COMPL)/$$n || exit 1; done)
+
+# What install wrote, for the same DESTDIR, PREFIX and LAYOUT; the
+# directories go too when nothing else is left in them.
+INST_FILES = $(addprefix $(INST_BIN)/,ujail ujail-seccomp seccomp-trace utrace) \
+	$(addprefix $(INST_LIB)/ujail/,ujail-keeper $(notdir $(INST_SO) $(INST_PLUGINS))) \
+	$(INST_LIB)/libpreload-seccomp.so $(INST_LIB)/musl/libpreload-seccomp.so \
+	$(if $(INST_MAN),$(addprefix $(INST_MAN)/man8/,$(notdir $(INST_MAN8)) seccomp-trace.8) \
+		$(INST_MAN)/man5/jailfs.5) \
+	$(if $(INST_COMPL),$(addprefix $(INST_COMPL)/,ujail ujail-seccomp seccomp-trace utrace))
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INST_FILES))
+	-rmdir $(DESTDIR)$(INST_LIB)/ujail $(DESTDIR)$(INST_LIB)/musl 2>/dev/null
+
+# The installed files' sizes next to procd's (bench/size.sh).
+size:
+	@$(TOP)/bench/size.sh

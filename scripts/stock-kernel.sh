@@ -3,24 +3,34 @@
 # tests that need no patch. Nothing is installed on the host: the packages
 # are downloaded and unpacked under build/stock/SERIES/.
 #
-#   scripts/stock-kernel.sh 6.12|6.1
+#   scripts/stock-kernel.sh 6.12|6.1 [amd64|arm64]
 #
-# Prints the path of the kernel image. The headers tree (for building
-# modules against that kernel) is build/stock/SERIES/headers, i.e.
-# build/stock/SERIES/root/usr/src/linux-headers-VERSION.
+# Prints the path of the kernel image. For amd64 (the default) the headers
+# tree (for building modules against that kernel) is
+# build/stock/SERIES/headers, i.e.
+# build/stock/SERIES/root/usr/src/linux-headers-VERSION. arm64's kernels
+# (build/stock/SERIES-arm64/vmlinuz, a gzipped Image that
+# qemu-system-aarch64 -M virt boots) come without headers: Debian's arm64
+# headers carry arm64 build tools, which do not run here.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 series=${1:-}
+arch=${2:-amd64}
 die() { echo "stock-kernel.sh: $*" >&2; exit 1; }
 
+case $arch in
+amd64 | arm64) ;;
+*) die "architecture '$arch': amd64 or arm64" ;;
+esac
 case $series in
-6.12) pattern='^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$' ;;
-6.1) pattern='^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' ;;
-*) die "usage: stock-kernel.sh 6.12|6.1" ;;
+6.12) pattern="^linux-image-6\\.12\\.[0-9]+\\+deb12-cloud-$arch-unsigned\$" ;;
+6.1) pattern="^linux-image-6\\.1\\.0-[0-9]+-cloud-$arch-unsigned\$" ;;
+*) die "usage: stock-kernel.sh 6.12|6.1 [amd64|arm64]" ;;
 esac
 
 dir=$top/build/stock/$series
-if [ -f "$dir/vmlinuz" ] && [ -L "$dir/headers" ]; then
+[ "$arch" = amd64 ] || dir=$dir-$arch
+if [ -f "$dir/vmlinuz" ] && { [ "$arch" != amd64 ] || [ -L "$dir/headers" ]; }; then
 	echo "$dir/vmlinuz"
 	exit 0
 fi
@@ -35,6 +45,7 @@ case $series in
 esac
 common=linux-headers-${version%-cloud-amd64}-common
 pkgs="$image linux-headers-$version $common $kbuild"
+[ "$arch" = amd64 ] || pkgs="$image:$arch"
 
 rm -rf "$dir"
 mkdir -p "$dir/debs" "$dir/root"
@@ -45,6 +56,11 @@ for deb in "$dir"/debs/*.deb; do
 	dpkg-deb -x "$deb" "$dir/root"
 done
 cp "$dir/root/boot/vmlinuz-$version" "$dir/vmlinuz"
+if [ "$arch" != amd64 ]; then
+	rm -rf "$dir/debs" "$dir/root"
+	echo "$dir/vmlinuz"
+	exit 0
+fi
 # The headers' Makefile includes the common headers by absolute path
 # (/usr/src/...): point it at the unpacked copy, so modules build here.
 sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" \

@@ -58,9 +58,53 @@ programs() {
 		check "$layout: $p is stripped" stripped "$bin/$p"
 	done
 	check "$layout: seccomp-trace is a link to ujail-seccomp" links_to "$bin/seccomp-trace" ujail-seccomp
-	for p in "$lib/libpreload-seccomp.so" "$lib/musl/libpreload-seccomp.so" "$lib/ujail/ujail-keeper"; do
+	for p in "$lib/libpreload-seccomp.so" "$lib/musl/libpreload-seccomp.so" "$lib/ujail/ujail-keeper" \
+		"$lib/ujail/libujail-seccomp.so.0" "$lib/ujail/utrace-ebpf.so" "$lib/ujail/ujail-veth.so"; do
 		check "$layout: ${p#"$lib"/} is stripped" stripped "$p"
 	done
+	# The optional parts' libraries are the plugins' alone.
+	check "$layout: ujail needs neither libnl nor libbpf (plugins)" \
+		eval '! readelf -dW "$bin/ujail" | grep -qE "libnl|libbpf|libelf|libz\."'
+	check "$layout: utrace needs no libbpf (the utrace-ebpf.so plugin)" \
+		eval '! readelf -dW "$bin/utrace" | grep -qE "libbpf|libelf|libz\."'
+	check "$layout: the programs find libujail-seccomp.so.0 beside them" \
+		eval 'readelf -dW "$bin/ujail-seccomp" | grep -qF "[\$ORIGIN/../lib/ujail]"'
+}
+
+# plugins BINDIR LIBDIR LAYOUT: the plugins load and work; a missing one is
+# an error naming its path.
+plugins() {
+	local bin=$1 lib=$2 layout=$3 so=$2/ujail/utrace-ebpf.so
+	# Where the build tree's utrace counts with eBPF (root, BTF), this one does too.
+	if "$top/build/bin/utrace" --backend ebpf -o "$tmp/p.json" /bin/true 2>/dev/null; then
+		check "$layout: utrace --backend ebpf loads utrace-ebpf.so and counts" \
+			eval '"$bin/utrace" --backend ebpf -o "$tmp/p.json" /bin/true 2>"$tmp/err" &&
+			grep -q "\"execve\"" "$tmp/p.json"'
+	else
+		skip 1 "no eBPF counting on this host (the build tree's utrace says so too)"
+	fi
+	env -u UJAIL_KEEPER "$bin/ujail" -n "inst$$" --veth "ui$$:eth0" -r /bin/true -- /bin/true \
+		2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" = 0 ] || ! grep -q "create the pair: Operation not supported" "$tmp/err"; then
+		check "$layout: --veth loads ujail-veth.so, the jail runs" [ "$rc" = 0 ]
+	else
+		skip 1 "the kernel has no veth (CONFIG_VETH, or its module not loaded)"
+	fi
+	mv "$so" "$so.away"
+	"$bin/utrace" --backend ebpf -o "$tmp/p.json" /bin/true 2>"$tmp/err"
+	rc=$?
+	mv "$so.away" "$so"
+	check "$layout: without utrace-ebpf.so, --backend ebpf fails naming it" \
+		eval '[ "$rc" != 0 ] && grep -qF "ujail/utrace-ebpf.so" "$tmp/err"'
+	so=$lib/ujail/ujail-veth.so
+	mv "$so" "$so.away"
+	env -u UJAIL_KEEPER "$bin/ujail" -n "inst$$" --veth "uj$$:eth0" -r /bin/true -- /bin/true \
+		2>"$tmp/err"
+	rc=$?
+	mv "$so.away" "$so"
+	check "$layout: without ujail-veth.so, --veth fails naming it" \
+		eval '[ "$rc" != 0 ] && grep -qF "ujail/ujail-veth.so" "$tmp/err"'
 }
 
 # jails UJAIL LAYOUT: the installed ujail runs jails with what it finds beside it.
@@ -97,16 +141,22 @@ d=$tmp/procd
 check "make install DESTDIR=... LAYOUT=procd" install procd DESTDIR="$d" LAYOUT=procd
 check "procd layout: the files procd runs, the keeper and the shims under /lib" files_are "$d" \
 	"f sbin/ujail" "f sbin/ujail-seccomp" "l sbin/seccomp-trace" "f sbin/utrace" \
-	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper"
+	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
+	"f lib/ujail/libujail-seccomp.so.0" "f lib/ujail/utrace-ebpf.so" "f lib/ujail/ujail-veth.so"
 programs "$d/sbin" "$d/lib" procd
+plugins "$d/sbin" "$d/lib" procd
 check "procd layout: the shims run /sbin/ujail-seccomp for SECCOMP_FILE" \
 	grep -qaF /sbin/ujail-seccomp "$d/lib/libpreload-seccomp.so"
 jails "$d/sbin/ujail" procd
 # The shims' /sbin/ujail-seccomp is the installed one in this namespace
-# (/sbin may be a link to /usr/sbin: the mount goes where it leads).
+# (/sbin may be a link to /usr/sbin: the mount goes where it leads), and
+# finds its /lib/ujail/libujail-seccomp.so.0: the installed lib directory
+# lies over the host's /lib (an overlay, read-only, the host's files below).
 check "procd layout: procd_test.sh passes (/sbin the installed one)" \
 	procd_suite procd "$d/sbin" "$d/lib" \
-	unshare -m --propagation private sh -c 'mount --bind "$0" /sbin && exec "$@"' "$d/sbin"
+	unshare -m --propagation private sh -c 'mount --bind "$0" /sbin &&
+		mount -t overlay overlay -o lowerdir="$1":/lib /lib && shift && exec "$@"' \
+		"$d/sbin" "$d/lib"
 
 # ---- LAYOUT=prefix (the default), PREFIX ----
 p=$tmp/prefix
@@ -114,12 +164,14 @@ check "make install PREFIX=..." install prefix PREFIX="$p"
 check "prefix layout: bin, lib, the man page" files_are "$p" \
 	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
 	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
+	"f lib/ujail/libujail-seccomp.so.0" "f lib/ujail/utrace-ebpf.so" "f lib/ujail/ujail-veth.so" \
 	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
 	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5" \
 	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace" \
 	"l share/bash-completion/completions/ujail-seccomp" \
 	"l share/bash-completion/completions/seccomp-trace"
 programs "$p/bin" "$p/lib" prefix
+plugins "$p/bin" "$p/lib" prefix
 check "prefix layout: the shims run PREFIX/bin/ujail-seccomp" \
 	grep -qaF "$p/bin/ujail-seccomp" "$p/lib/libpreload-seccomp.so"
 jails "$p/bin/ujail" prefix
@@ -130,11 +182,18 @@ check "make install DESTDIR=...: PREFIX is /usr/local" install default DESTDIR="
 check "  its files under DESTDIR/usr/local" files_are "$tmp/default/usr/local" \
 	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
 	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
+	"f lib/ujail/libujail-seccomp.so.0" "f lib/ujail/utrace-ebpf.so" "f lib/ujail/ujail-veth.so" \
 	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
 	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5" \
 	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace" \
 	"l share/bash-completion/completions/ujail-seccomp" \
 	"l share/bash-completion/completions/seccomp-trace"
+check "make uninstall DESTDIR=...: nothing of it left" eval \
+	'make -s -C "$top" uninstall DESTDIR="$tmp/default" >"$tmp/un.log" 2>&1 &&
+	 [ -z "$(find "$tmp/default" ! -type d)" ] && [ ! -e "$tmp/default/usr/local/lib/ujail" ]'
+check "make uninstall DESTDIR=... LAYOUT=procd: nothing of it left" eval \
+	'make -s -C "$top" uninstall DESTDIR="$d" LAYOUT=procd >"$tmp/un.log" 2>&1 &&
+	 [ -z "$(find "$d" ! -type d)" ] && [ ! -e "$d/lib/ujail" ]'
 check "make install LAYOUT=other: refused, nothing installed" eval \
 	'! make -s -C "$top" install DESTDIR="$tmp/bad" LAYOUT=other 2>"$tmp/err" &&
 	 grep -q "LAYOUT=other: prefix or procd" "$tmp/err" && [ ! -e "$tmp/bad" ]'

@@ -307,11 +307,12 @@ static void run_arg_calls(struct cmp *c, uint32_t audit, uint32_t nr, const char
 /* Numbers libseccomp and we do not agree on are not compared. */
 static bool comparable(const struct cmp *c, const struct ujs_arch *a, const struct ujs_syscall *s)
 {
-	bool multiplexed = !strcmp(s->name, "socketcall") || !strcmp(s->name, "ipc");
+	const char *name = ujs_name_at(s->name_off);
+	bool multiplexed = !strcmp(name, "socketcall") || !strcmp(name, "ipc");
 
-	if (skipped(c, s->name) || (multiplexed && strcmp(a->name, "arm")))
+	if (skipped(c, name) || (multiplexed && strcmp(a->name, "arm")))
 		return false;
-	return seccomp_syscall_resolve_name_arch(lib_token(a), s->name) == (int)s->nr;
+	return seccomp_syscall_resolve_name_arch(lib_token(a), name) == (int)s->nr;
 }
 
 static void run_arch_calls(struct cmp *c, const struct ujs_arch *a)
@@ -320,7 +321,8 @@ static void run_arch_calls(struct cmp *c, const struct ujs_arch *a)
 
 	for (size_t i = 0; i < a->n_calls; i++)
 		if (comparable(c, a, &a->calls[i]))
-			run_arg_calls(c, a->audit_arch, a->calls[i].nr, a->calls[i].name);
+			run_arg_calls(c, a->audit_arch, a->calls[i].nr,
+				      ujs_name_at(a->calls[i].name_off));
 	for (uint32_t nr = 4500; nr < 4503; nr++)	/* no table has them */
 		run_call(c, a->audit_arch, nr + (a->name[0] == 'x' && a->name[1] == '3' ?
 					       UJS_X32_SYSCALL_BIT : 0), none);

@@ -619,7 +619,7 @@ static void test_all_allowed(void)
 	size_t i;
 
 	for (i = 0; i < x86->n_calls; i++)
-		rule_add(p, x86->calls[i].name, ALLOW);
+		rule_add(p, ujs_name_at(x86->calls[i].name_off), ALLOW);
 	if (compile(p, "x86_64", &prog)) {
 		ok(!ujs_bpf_validate(prog.insns, prog.len, err, sizeof(err)),
 		   "all %zu x86_64 syscalls: valid, %zu instructions %s",
@@ -670,7 +670,7 @@ static void test_big_mixed(void)
 	size_t i, r, jas;
 
 	for (i = 0; i < 300 && i < x86->n_calls; i++) {
-		const char *name = x86->calls[i].name;
+		const char *name = ujs_name_at(x86->calls[i].name_off);
 
 		if (i % 2) {
 			rule_add(p, name, i % 3 ? ALLOW : act(UJS_ACT_LOG, 0));
@@ -905,7 +905,7 @@ static struct ujs_policy *rnd_policy(const struct ujs_arch *target)
 		size_t r, n_args = rnd() % 3 ? rnd() % 4 : 0;
 
 		from = n_compat && rnd() % 3 == 0 ? compat[rnd() % n_compat] : target;
-		r = rule_add(p, from->calls[rnd() % from->n_calls].name, rnd_action());
+		r = rule_add(p, ujs_name_at(from->calls[rnd() % from->n_calls].name_off), rnd_action());
 		for (j = 0; j < n_args; j++)
 			arg_add(p, r, rnd() % 6, (enum ujs_cmp_op)(rnd() % 7),
 				rnd_fit(rnd_value(), narrow),

@@ -58,7 +58,7 @@ static void test_sorted(void)
 		size_t bad = 0;
 
 		for (j = 1; j < a->n_calls; j++)
-			if (strcmp(a->calls[j - 1].name, a->calls[j].name) >= 0)
+			if (strcmp(ujs_name_at(a->calls[j - 1].name_off), ujs_name_at(a->calls[j].name_off)) >= 0)
 				bad++;
 		ok(a->n_calls > 300 && !bad,
 		   "%s: %zu syscalls, sorted, no duplicates (%zu out of order)",

@@ -71,9 +71,9 @@ $(B)/bin-static/utrace: $(UT_SRC)/main.c $(UB)/libutrace.a $(UB)/libujail-seccom
 
 # The counter's other architecture branch (aarch64) compiles too.
 utrace-clang-check: $(UT_SKEL)
-	@for f in $(UT_LIB_SRC) $(UT_SRC)/main.c; do \
+	@for f in $(UT_LIB_SRC) $(UT_SRC)/main.c $(wildcard $(UT_SRC)/dl/*.c); do \
 		clang $(UT_CFLAGS) -c -o /dev/null $$f || exit 1; \
-	done; echo "clang: utrace, $(words $(UT_LIB_SRC) x) files without a warning"
+	done; echo "clang: utrace, $(words $(UT_LIB_SRC) x $(wildcard $(UT_SRC)/dl/*.c)) files without a warning"
 	@clang $(subst __TARGET_ARCH_$(UT_BPF_ARCH),__TARGET_ARCH_arm64,$(UT_BPF_CFLAGS)) \
 		-c -o /dev/null $(UT_SRC)/count.bpf.c && \
 		echo "clang: count.bpf.c for arm64 without a warning"

@@ -111,7 +111,7 @@ $(T)/seccomp/libseccomp_compare: $(TOP)/tests/seccomp/libseccomp_compare.c \
 		-lseccomp -ljson-c
 
 # No warnings under clang either (the build uses gcc).
-CLANG_CHECK_SRC = $(filter-out $(GEN)/%,$(SECCOMP_LIB_SRC)) $(US)/main.c \
+CLANG_CHECK_SRC = $(filter-out $(GEN)/%,$(SECCOMP_LIB_SRC)) $(US)/main.c $(wildcard $(US)/dl/*.c) \
 	$(wildcard $(TOP)/preload/*.c) $(wildcard $(TOP)/tests/unit/*.c) \
 	$(TOP)/bench/policy_bench.c $(TOP)/tests/seccomp/libseccomp_compare.c
 

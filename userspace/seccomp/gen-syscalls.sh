@@ -2,6 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gen-syscalls.sh KSRC > syscall_tables.c
+# gen-syscalls.sh KSRC ARCH... > keeper_tables.c
+#
+# With ARCH names (x86_64 x32 i386 aarch64 arm mips mipsel), only those
+# architectures' tables, and no errno, capability or Linux-wide names
+# (syscall_names.c's): the keeper names the calls of its own machine's
+# ABIs, not a policy's (mipsel shares mips's table: both or neither).
 #
 # Generates the syscall name tables of syscalls.h from the kernel source at
 # KSRC, plus the calls of newer kernels that syscalls-newer.tbl (next to
@@ -18,8 +24,22 @@ die() {
 	exit 1
 }
 
-[ $# -eq 1 ] || die "usage: gen-syscalls.sh KSRC > syscall_tables.c"
+[ $# -ge 1 ] || die "usage: gen-syscalls.sh KSRC [ARCH...] > syscall_tables.c"
 ksrc=$1
+shift
+only=" $* "
+
+for a in "$@"; do
+	case $a in x86_64 | x32 | i386 | aarch64 | arm | mips) ;;
+	mipsel) [[ $only == *" mips "* ]] || die "mipsel shares mips's table: name both" ;;
+	*) die "$a: no such architecture" ;;
+	esac
+done
+
+# wanted NAME: whether NAME's table goes out (all when no ARCH is given).
+wanted() {
+	[ "$only" = "  " ] || [[ $only == *" $1 "* ]]
+}
 newer_tbl=$(dirname "$0")/syscalls-newer.tbl
 [ -f "$ksrc/Makefile" ] || die "$ksrc: not a kernel source tree"
 
@@ -188,37 +208,110 @@ o32=$ksrc/arch/mips/kernel/syscalls/syscall_o32.tbl
 
 # Build every table before printing anything, so a failure leaves no
 # half-written output behind a zero exit status.
-x86_64=$( { table "$x86/syscall_64.tbl" common,64 0; newer 3 0; } | merged |
-	emit x86_64 x86_64 SCMP_ARCH_X86_64 0xc000003eU)
-x32=$( { table "$x86/syscall_64.tbl" common,x32 0; newer 4 0; } | merged |
-	emit x32 x32 SCMP_ARCH_X32 0xc000003eU "UJS_X32_SYSCALL_BIT | ")
-i386=$( { table "$x86/syscall_32.tbl" i386 0; newer 5 0; } | merged |
-	emit i386 i386 SCMP_ARCH_X86 0x40000003U)
+x86_64=
+if wanted x86_64; then
+	x86_64=$( { table "$x86/syscall_64.tbl" common,64 0; newer 3 0; } | merged |
+		emit x86_64 x86_64 SCMP_ARCH_X86_64 0xc000003eU)
+fi
+x32=
+if wanted x32; then
+	x32=$( { table "$x86/syscall_64.tbl" common,x32 0; newer 4 0; } | merged |
+		emit x32 x32 SCMP_ARCH_X32 0xc000003eU "UJS_X32_SYSCALL_BIT | ")
+fi
+i386=
+if wanted i386; then
+	i386=$( { table "$x86/syscall_32.tbl" i386 0; newer 5 0; } | merged |
+		emit i386 i386 SCMP_ARCH_X86 0x40000003U)
+fi
 # arm64: scripts/Makefile.asm-headers (common,64) plus
 # arch/arm64/kernel/Makefile.syscalls (renameat rlimit memfd_secret).
-aarch64=$( { table "$generic" common,64,renameat,rlimit,memfd_secret 0; newer 6 0; } |
-	merged | emit aarch64 aarch64 SCMP_ARCH_AARCH64 0xc00000b7U)
-arm=$( { table "$armtbl" common,eabi 0; arm_private; newer 7 0; } | merged |
-	emit arm arm SCMP_ARCH_ARM 0x40000028U)
+aarch64=
+if wanted aarch64; then
+	aarch64=$( { table "$generic" common,64,renameat,rlimit,memfd_secret 0; newer 6 0; } |
+		merged | emit aarch64 aarch64 SCMP_ARCH_AARCH64 0xc00000b7U)
+fi
+arm=
+if wanted arm; then
+	arm=$( { table "$armtbl" common,eabi 0; arm_private; newer 7 0; } | merged |
+		emit arm arm SCMP_ARCH_ARM 0x40000028U)
+fi
 # o32 numbers start at __NR_Linux = 4000.
-mips=$( { table "$o32" o32 4000; newer 8 4000; } | merged |
-	emit mips mips SCMP_ARCH_MIPS 0x00000008U)
-mipsel=$(emit_alias mipsel mipsel SCMP_ARCH_MIPSEL 0x40000008U mips)
+mips=
+if wanted mips; then
+	mips=$( { table "$o32" o32 4000; newer 8 4000; } | merged |
+		emit mips mips SCMP_ARCH_MIPS 0x00000008U)
+fi
+mipsel=
+if wanted mipsel; then
+	mipsel=$(emit_alias mipsel mipsel SCMP_ARCH_MIPSEL 0x40000008U mips)
+fi
 # errno names: MIPS numbers most of them its own way.
-errbase=$ksrc/include/uapi/asm-generic/errno-base.h
-errno_generic=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/include/uapi/asm-generic/errno.h" |
-	emit_names ujs_gen_errnos_generic)
-errno_mips=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/arch/mips/include/uapi/asm/errno.h" |
-	emit_names ujs_gen_errnos_mips)
-caps=$(defines 'CAP_[A-Z_]+' "$ksrc/include/uapi/linux/capability.h" | emit_names ujs_gen_caps)
-# Every name of every architecture's table, the targets' and the others'
-# (s390, powerpc, riscv in scripts/syscall.tbl, ...): a policy written for
-# all of them names s390_pci_mmio_read or riscv_hwprobe, which is no typo.
-linux_names=$(find "$ksrc/arch" -name 'syscall*.tbl' | sort |
-	xargs awk '$1 ~ /^[0-9]+$/ { print $3, 0 }' "$generic" |
-	emit_names ujs_gen_linux_names)
+errno_generic= errno_mips= caps= linux_names=
+if [ "$only" = "  " ]; then
+	errbase=$ksrc/include/uapi/asm-generic/errno-base.h
+	errno_generic=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/include/uapi/asm-generic/errno.h" |
+		emit_names ujs_gen_errnos_generic)
+	errno_mips=$(defines 'E[A-Z0-9]+' "$errbase" "$ksrc/arch/mips/include/uapi/asm/errno.h" |
+		emit_names ujs_gen_errnos_mips)
+	caps=$(defines 'CAP_[A-Z_]+' "$ksrc/include/uapi/linux/capability.h" | emit_names ujs_gen_caps)
+	# Every name of every architecture's table, the targets' and the others'
+	# (s390, powerpc, riscv in scripts/syscall.tbl, ...): a policy written for
+	# all of them names s390_pci_mmio_read or riscv_hwprobe, which is no typo.
+	linux_names=$(find "$ksrc/arch" -name 'syscall*.tbl' | sort |
+		xargs awk '$1 ~ /^[0-9]+$/ { print $3, 0 }' "$generic" |
+		emit_names ujs_gen_linux_names)
+fi
 
-cat <<EOF
+# pool: every table's names go into one string, ujs_gen_names, and the
+# entries hold 16-bit offsets into it instead of pointers: a pointer per
+# entry costs a relocation in a PIE or shared object, and the tables have
+# thousands of entries (see syscalls.h).
+pool() {
+	awk '
+		{ line[NR] = $0 }
+		match($0, /^\t\{ "[^"]*",/) {
+			n = substr($0, 5, RLENGTH - 6)
+			names[n] = 1
+		}
+		END {
+			k = 0
+			for (n in names)
+				sorted[++k] = n
+			# insertion sort (awk has none): a few thousand names
+			for (i = 2; i <= k; i++) {
+				v = sorted[i]
+				for (j = i - 1; j > 0 && sorted[j] > v; j--)
+					sorted[j + 1] = sorted[j]
+				sorted[j + 1] = v
+			}
+			off = 0
+			for (i = 1; i <= k; i++) {
+				at[sorted[i]] = off
+				off += length(sorted[i]) + 1
+			}
+			if (off > 65535) {
+				print "gen-syscalls.sh: the name pool exceeds 64 KiB" > "/dev/stderr"
+				exit 1
+			}
+			for (i = 1; i <= NR; i++) {
+				l = line[i]
+				if (match(l, /^\t\{ "[^"]*",/)) {
+					n = substr(l, 5, RLENGTH - 6)
+					l = "\t{ " at[n] "," substr(l, RLENGTH + 1)
+				}
+				print l
+				if (l == "#include \"syscalls.h\"") {
+					print ""
+					print "/* Every name of the tables below, NUL-separated. */"
+					print "const char ujs_gen_names[] ="
+					for (j = 1; j <= k; j++)
+						printf "\t\"%s\\0\"%s\n", sorted[j], j == k ? ";" : ""
+				}
+			}
+		}'
+}
+
+cat <<EOF | pool
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Generated by userspace/seccomp/gen-syscalls.sh from Linux $version
@@ -243,13 +336,9 @@ $mips
 $mipsel
 
 const struct ujs_arch *const ujs_gen_archs[] = {
-	&x86_64_arch,
-	&x32_arch,
-	&i386_arch,
-	&aarch64_arch,
-	&arm_arch,
-	&mips_arch,
-	&mipsel_arch,
+$(for a in x86_64 x32 i386 aarch64 arm mips mipsel; do
+	if wanted $a; then printf '\t&%s_arch,\n' $a; fi
+done)
 };
 
 const size_t ujs_gen_n_archs = sizeof(ujs_gen_archs) / sizeof(ujs_gen_archs[0]);

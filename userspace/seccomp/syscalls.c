@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Lookups in the generated syscall tables (build/gen/syscall_tables.c).
+ * Lookups in the generated syscall tables (build/gen/syscall_tables.c):
+ * the architectures'. The errno, capability and Linux-wide names are
+ * syscall_names.c's, which the keeper does without (its tables hold its
+ * own machine's ABIs only, gen-syscalls.sh ARCH...).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +13,12 @@
 /* Defined by the generated syscall_tables.c. */
 extern const struct ujs_arch *const ujs_gen_archs[];
 extern const size_t ujs_gen_n_archs;
-extern const struct ujs_named_value ujs_gen_errnos_generic[], ujs_gen_errnos_mips[];
-extern const size_t ujs_gen_errnos_generic_n, ujs_gen_errnos_mips_n;
-extern const struct ujs_named_value ujs_gen_caps[];
-extern const size_t ujs_gen_caps_n;
-extern const struct ujs_named_value ujs_gen_linux_names[];
-extern const size_t ujs_gen_linux_names_n;
+extern const char ujs_gen_names[];
+
+const char *ujs_name_at(uint16_t off)
+{
+	return ujs_gen_names + off;
+}
 
 const struct ujs_arch *const *ujs_arch_all(size_t *n)
 {
@@ -88,7 +91,7 @@ static int cmp_syscall_name(const void *key, const void *elem)
 {
 	const struct ujs_syscall *call = elem;
 
-	return strcmp(key, call->name);
+	return strcmp(key, ujs_name_at(call->name_off));
 }
 
 int64_t ujs_syscall_nr(const struct ujs_arch *arch, const char *name)
@@ -107,7 +110,7 @@ const char *ujs_syscall_name(const struct ujs_arch *arch, uint32_t nr)
 
 	for (i = 0; i < arch->n_calls; i++)
 		if (arch->calls[i].nr == nr)
-			return arch->calls[i].name;
+			return ujs_name_at(arch->calls[i].name_off);
 	return NULL;
 }
 
@@ -127,42 +130,4 @@ const char *ujs_syscall_name_audit(uint32_t audit_arch, uint32_t nr)
 			return ujs_syscall_name(a, nr);
 	}
 	return NULL;
-}
-
-static int cmp_named_value(const void *key, const void *elem)
-{
-	const struct ujs_named_value *v = elem;
-
-	return strcmp(key, v->name);
-}
-
-/* @name's value in the sorted table @t of @n entries, or -1. */
-static int named_value(const struct ujs_named_value *t, size_t n, const char *name)
-{
-	const struct ujs_named_value *v = bsearch(name, t, n, sizeof(*t), cmp_named_value);
-
-	return v ? v->value : -1;
-}
-
-int ujs_errno_by_name(const struct ujs_arch *arch, const char *name)
-{
-	/* mips and mipsel share one table, and the MIPS errno numbers. */
-	if (!strncmp(arch->name, "mips", 4))
-		return named_value(ujs_gen_errnos_mips, ujs_gen_errnos_mips_n, name);
-	return named_value(ujs_gen_errnos_generic, ujs_gen_errnos_generic_n, name);
-}
-
-int ujs_cap_by_name(const char *name)
-{
-	return named_value(ujs_gen_caps, ujs_gen_caps_n, name);
-}
-
-unsigned int ujs_cap_count(void)
-{
-	return (unsigned int)ujs_gen_caps_n;
-}
-
-bool ujs_syscall_name_linux(const char *name)
-{
-	return named_value(ujs_gen_linux_names, ujs_gen_linux_names_n, name) >= 0;
 }

@@ -14,8 +14,13 @@
 /* The x32 ABI shares AUDIT_ARCH_X86_64 and sets this bit in the number. */
 #define UJS_X32_SYSCALL_BIT 0x40000000U
 
+/*
+ * Names are offsets into one generated string (ujs_name_at()), not
+ * pointers: thousands of pointers would each cost a relocation in the
+ * PIE programs and the shared library.
+ */
 struct ujs_syscall {
-	const char *name;
+	uint16_t name_off;	/* ujs_name_at(name_off) */
 	uint32_t nr;		/* as seen in seccomp_data.nr (x32: bit set) */
 };
 
@@ -29,9 +34,12 @@ struct ujs_arch {
 
 /* A name and its number: errno and capability names. */
 struct ujs_named_value {
-	const char *name;
-	int value;
+	uint16_t name_off;	/* ujs_name_at(name_off) */
+	int16_t value;
 };
+
+/* The name a table entry's name_off stands for. */
+const char *ujs_name_at(uint16_t off);
 
 /* Every architecture with a table, in a fixed order. */
 const struct ujs_arch *const *ujs_arch_all(size_t *n);

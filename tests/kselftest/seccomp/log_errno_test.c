@@ -25,6 +25,7 @@
 #define FLOOD_CALLS 100000
 #define RATELIMIT_BURST 10	/* DEFAULT_RATELIMIT_BURST */
 #define RATELIMIT_INTERVAL_S 5	/* DEFAULT_RATELIMIT_INTERVAL */
+#define MAX_INTERVAL_RETRIES 30
 
 static long call_denied(void)
 {
@@ -64,8 +65,7 @@ TEST(errno_comes_back_and_is_logged)
 					  line, sizeof(line)));
 	TH_LOG("kernel: %s", line);
 	EXPECT_NE(NULL, strstr(line, " errno=13"));
-	/* c000003e on x86_64, c00000b7 on aarch64, 40000008 on mipsel. */
-	snprintf(arch, sizeof(arch), " arch=%08x ", TEST_AUDIT_ARCH);
+	snprintf(arch, sizeof(arch), " arch=%x ", TEST_AUDIT_ARCH);
 	EXPECT_NE(NULL, strstr(line, arch));
 	EXPECT_NE(NULL, strstr(line, " name=getpriority "));
 	EXPECT_NE(NULL, strstr(line, "comm=\"log_errno_test\""));
@@ -598,10 +598,10 @@ FIXTURE_TEARDOWN(flood)
 {
 }
 
-TEST_F_TIMEOUT(flood, stays_rate_limited, 120)
+TEST_F_TIMEOUT(flood, stays_rate_limited, 180)
 {
 	int kmsg = kmsg_open_at_end(), last = kmsg_open_at_end();
-	int failed = 0, logged, intervals, i;
+	int failed = 0, logged, intervals, retries, i;
 	long suppressed;
 	time_t started;
 
@@ -614,11 +614,22 @@ TEST_F_TIMEOUT(flood, stays_rate_limited, 120)
 	EXPECT_EQ(FLOOD_CALLS, failed);
 	intervals = (time(NULL) - started) / RATELIMIT_INTERVAL_S + 2;
 
-	/* Once the interval is over, the next denial is logged again... */
+	/*
+	 * Once the interval is over, the next denial is logged again. The
+	 * interval is counted in jiffies, which a guest that misses timer
+	 * ticks (under emulation, on a busy host) counts slower than the
+	 * wall clock: past the interval, try once a second.
+	 */
 	sleep(RATELIMIT_INTERVAL_S + 1);
-	lseek(last, 0, SEEK_END);
-	EXPECT_EQ(-1, call_denied());
-	EXPECT_EQ(1, kmsg_count_log_errno(last, gettid(), getpid(), DENIED_NR, NULL, 0));
+	for (retries = 0;; retries++) {
+		lseek(last, 0, SEEK_END);
+		EXPECT_EQ(-1, call_denied());
+		if (kmsg_count_log_errno(last, gettid(), getpid(), DENIED_NR, NULL, 0) == 1)
+			break;
+		ASSERT_GT(MAX_INTERVAL_RETRIES, retries)
+			TH_LOG("no line %d s after the interval", MAX_INTERVAL_RETRIES);
+		sleep(1);
+	}
 
 	/*
 	 * ...after the count of what was suppressed. At most a burst per
@@ -627,10 +638,10 @@ TEST_F_TIMEOUT(flood, stays_rate_limited, 120)
 	 * loop spans more. Nothing went missing.
 	 */
 	kmsg_tally(kmsg, &logged, &suppressed);
-	TH_LOG("%d denied calls: %d logged, %ld suppressed, over %d intervals",
-	       FLOOD_CALLS + 1, logged, suppressed, intervals);
+	TH_LOG("%d denied calls: %d logged, %ld suppressed, over %d intervals (%d s late)",
+	       FLOOD_CALLS + 1 + retries, logged, suppressed, intervals, retries);
 	EXPECT_LE(logged, RATELIMIT_BURST * intervals + 1);
-	EXPECT_EQ(FLOOD_CALLS + 1, logged + suppressed);
+	EXPECT_EQ(FLOOD_CALLS + 1 + retries, logged + suppressed);
 	close(last);
 	close(kmsg);
 }
