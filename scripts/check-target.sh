@@ -61,6 +61,7 @@ if build_step "vm-$t" make -s "vm-$t"; then
 	stage=$X/vm-stage
 	rm -rf "$stage" && mkdir -p "$stage/lib/musl" "$stage/vm-ujail/bin" \
 		"$stage/vm-ujail/lib/musl" "$stage/vm-ujail/lib/ujail"
+	cp -a "$XT/utrace" "$stage/utrace-progs"
 	cp "$XT/lib/libpreload-seccomp.so" "$stage/lib/"
 	cp "$X/lib/libpreload-seccomp.so" "$stage/lib/musl/"
 	cp "$X/bin/ujail" "$stage/vm-ujail/bin/"
@@ -73,7 +74,7 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		"$X/bin/ujail-seccomp" tests/seccomp/run_test.sh tests/lib/tap.sh \
 		"$XT"/seccomp/sysprobe-{glibc,glibc-static,musl,musl-static} "$XT/seccomp/nostart" \
 		"$stage/lib" "$stage/vm-ujail" tests/ujail/jail_test.sh tests/lib/checks.sh \
-		"$XT/probes"; do
+		"$XT/probes" "$X/bin/utrace" tests/utrace/utrace_test.sh "$stage/utrace-progs"; do
 		files+=(--file "$f")
 	done
 	runtime=(
@@ -82,14 +83,20 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		--guest-file "/usr/$triple/lib/libc.so.6=/lib/$triple/libc.so.6"
 		--guest-file "$top/build/sysroot/$t/lib/libc.so=/lib/$ld_musl"
 	)
+	# ujail's backend is auto: the bind run goes before jailfs is loaded.
 	echo "== qemu: $t"
 	scripts/vm.sh --arch "$t" --kernel "$image" --out "$results/vm-$t" \
 		--timeout "${UJAIL_TARGET_TIMEOUT:-2400}" "${files[@]}" "${runtime[@]}" \
 		--run 'log_errno: ./log_errno_test' \
 		--run 'seccomp_bpf: ./seccomp_bpf' \
 		--run 'landlock: ./landlock_abi_test' \
-		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}" \
-		--run "seccomp_run: $seccomp_run"
+		--run "seccomp_run: $seccomp_run" \
+		--run "ujail_setup: $ujail_setup" \
+		--run "ujail_jail: $ujail_run" \
+		"${jailfs_runs[@]}" \
+		--run "ujail_jail_jailfs: ${ujail_run/chroot . env/chroot . env UJAIL_FS=jailfs}" \
+		"${jailfs_rmmod[@]}" \
+		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run"
 fi
 
 [ $own = 1 ] || exit 0

@@ -132,8 +132,10 @@ check "-r dynamic program: libraries staged" rc_is 5 \
 printf '#!%s id\n' "$P/probe-musl" >"$tmp/script.sh"; chmod 755 "$tmp/script.sh"
 check "-r #! script: interpreter and its libraries staged" out_is "uid=0 gid=0 groups=0" \
 	jail -r "$tmp/script.sh" -- "$P/probe" exec "$tmp/script.sh"
+# musl's loader of this machine (ld-musl-x86_64, -aarch64, -mipsel), if any.
+musl_ld=$(ls /lib/ld-musl-*.so.1 2>/dev/null | head -n 1)
 check "-r shared library: staged, no warning" rc_is 0 \
-	jail -r "$(ls /lib/ld-musl-x86_64.so.1 2>/dev/null || echo "$P/probe")" -- "$P/probe" exit 0
+	jail -r "${musl_ld:-$P/probe}" -- "$P/probe" exit 0
 check "  stderr quiet" test ! -s "$tmp/err"
 # The root: a writable tmpfs with the bind backend, read-only (but for -w
 # paths) with jailfs.
