@@ -2,9 +2,11 @@
 #
 #   make check    install what is missing, build everything, run every test
 #                 (host and QEMU); ends with "N passed, N failed"
+#   make check-aarch64, make check-mipsel   one router target's guest suite
 #   make demo     boot the patched kernel and show a denied syscall
 #   make bench    benchmarks (bench/), in QEMU
-#   make kernel   the patched test kernel only
+#   make kernel   the patched test kernel only (make kernel-aarch64,
+#                 make kernel-mipsel: the router targets' QEMU kernels)
 #   make install  the programs, dynamic and stripped: [DESTDIR=] [PREFIX=]
 #                 [LAYOUT=prefix|procd] (scripts/install.mk, README.md);
 #                 make uninstall removes them
@@ -40,8 +42,9 @@ KSELFTEST_CFLAGS := -std=gnu11 -O2 -g -static -Wall -Wextra -Wno-unused-paramete
 	-Werror -isystem $(KHDR)/include -isystem $(SELFTESTS) \
 	-I$(TOP)/tests/kselftest/seccomp
 
-.PHONY: all deb deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla headers kselftests \
-	check check-debug demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
+.PHONY: all deb deps src kernel kernel-audit kernel-nolog kernel-debug kernel-vanilla kernel-aarch64 \
+	kernel-mipsel headers kselftests \
+	check check-debug check-aarch64 check-mipsel demo bench bench-policy bench-ujail bench-ns bench-ns-qemu bench-utrace bench-jailfs \
 	bench-programs demo-programs clean
 
 all: kernel kselftests
@@ -73,6 +76,11 @@ kernel-debug: src
 
 kernel-vanilla: deps
 	@scripts/kernel.sh build vanilla
+
+# The series for the router targets' QEMU machines (scripts/kernel.sh):
+# aarch64 on -M virt, mipsel (32-bit) on -M malta.
+kernel-aarch64 kernel-mipsel: kernel-%: src
+	@scripts/kernel.sh build $*
 
 # uapi headers of the patched tree, for the test programs.
 headers: src
@@ -117,6 +125,7 @@ include tests/runner/runner.mk
 include scripts/install.mk
 include tests/fuzz/fuzz.mk
 include scripts/cross.mk
+include tests/cross/vm.mk
 
 DEPS += $(KSELFTESTS) $(B)/bench/log_errno_bench $(B)/bench/policy_bench $(B)/demo-bin/deny
 # A source that moved (userspace/ujail's stage folders): a build tree's
@@ -137,6 +146,11 @@ deb: deps
 # stress; make check runs it too unless UJAIL_CHECK_DEBUG=0.
 check-debug: deps
 	@scripts/check-debug.sh
+
+# A router target's kernel in QEMU (TCG) with the target's programs; make
+# check runs both (scripts/check-target.sh, README.md: Routers).
+check-aarch64 check-mipsel: check-%: deps src
+	@scripts/check-target.sh $*
 
 demo: deps
 	@scripts/demo.sh

@@ -10,6 +10,9 @@ T=$top/build/tests
 rm -rf "$results"
 mkdir -p "$results"
 start=$(date +%s)
+# The guests' run lists shared with scripts/check-target.sh.
+# shellcheck source=scripts/vm-runs.sh
+. "$top/scripts/vm-runs.sh"
 
 say() { printf '\n== %s (%ds)\n' "$*" $(( $(date +%s) - start )); }
 
@@ -140,9 +143,6 @@ seccomp_vm=(
 for v in glibc glibc-static musl musl-static; do
 	seccomp_vm+=(--file "$T/seccomp/sysprobe-$v")
 done
-seccomp_run='UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh SYSPROBE_DIR=/opt/tests'
-seccomp_run+=' SHIM_GLIBC=/opt/tests/lib/libpreload-seccomp.so'
-seccomp_run+=' SHIM_MUSL=/opt/tests/lib/musl/libpreload-seccomp.so sh run_test.sh'
 
 # ujail's escape suite in the guest. pivot_root refuses the initramfs
 # (rootfs), so it runs in a bind mount of / moved over / in a mount
@@ -160,24 +160,6 @@ cp build/lib/libpreload-seccomp.so "$vmuj/lib/" 2>/dev/null
 cp build/lib/musl/libpreload-seccomp.so "$vmuj/lib/musl/" 2>/dev/null
 ujail_vm=(--file "$vmuj" --file tests/ujail/jail_test.sh --file tests/ujail/router_test.sh
 	--file tests/lib/checks.sh --file "$T/ujail/probes")
-ujail_setup='printf "root:x:0:0::/:/bin/sh\nnobody:x:65534:65534::/:/bin/false\n" >/etc/passwd'
-ujail_setup+=' && printf "root:x:0:\nnogroup:x:65534:\n" >/etc/group'
-ujail_setup+=' && mkdir -p /dev/pts /newroot && mount -t devpts devpts /dev/pts'
-ujail_setup+=' && mount --bind / /newroot && mount --rbind /dev /newroot/dev'
-ujail_setup+=' && mount -t proc proc /newroot/proc && mount -t sysfs sys /newroot/sys'
-# The jails' cgroups (tests/ujail/jail_test.sh): a cgroup2 with the controllers.
-ujail_setup+=' && mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup'
-ujail_setup+=' && mount --bind /tmp /newroot/tmp && syslogd -O /tmp/messages'
-ujail_setup+=' && mkdir -p /newroot/var/run/ubus'
-ujail_setup+=' && unshare -m sh -c "mount --bind /newroot/var/run/ubus /dev && syslogd -O /tmp/ubus.log"'
-ujail_setup+=' && sleep 1 && mv /newroot/var/run/ubus/log /newroot/var/run/ubus/ubus.sock'
-ujail_run='unshare -m sh -c "cd /newroot && mount --move . / && exec chroot . env'
-ujail_run+=' UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
-ujail_run+=' UJAIL_SECCOMP=/opt/tests/ujail-seccomp TAP_SH=/opt/tests/tap.sh sh /opt/tests/jail_test.sh"'
-# OpenWrt's services in a router-shaped root (tests/ujail/router_test.sh
-# builds it in a private mount namespace of its own).
-router_run='env UJAIL=/opt/tests/vm-ujail/bin/ujail UJAIL_PROBES=/opt/tests/probes'
-router_run+=' TAP_SH=/opt/tests/tap.sh sh /opt/tests/router_test.sh'
 # utrace in the guest: stock kernels have IA32 emulation (the test kernel
 # and this host do not), so the i386 counts are checked there, with both
 # backends (the stock kernel has BTF for the ebpf one). Static
@@ -188,8 +170,6 @@ utrace_vm=(
 	--file "$top/build/bin-static/utrace" --file tests/utrace/utrace_test.sh
 	--file "$vmut/utrace-progs"
 )
-utrace_run='UTRACE=/opt/tests/utrace UTRACE_PROGS=/opt/tests/utrace-progs UJAIL_SECCOMP=/opt/tests/ujail-seccomp'
-utrace_run+=' UJAIL= RT_SUFFIX=-static TAP_SH=/opt/tests/tap.sh sh utrace_test.sh'
 # The kernels utrace's eBPF counter runs on also get a bounded version of
 # the text-patching stress (scripts/tcg-stress.sh runs it in rounds): the
 # guests' TCG mode (scripts/vm_accel) must keep them up under it.
@@ -206,14 +186,6 @@ jailfs_vm() {
 	printf -- '--file\n%s\n' "$top/build/jailfs/$1/jailfs.ko" "$T/jailfs_mount_test" \
 		"$T/jailfs_ops_test" "$T/jailfs_fsx_test" "$T/jailfs_stress_test"
 }
-jailfs_runs=(
-	--run 'jailfs_insmod: insmod /opt/tests/jailfs.ko && grep -qw jailfs /proc/filesystems && echo "ok 1 jailfs loaded"'
-	--run 'jailfs_mount: ./jailfs_mount_test'
-	--run 'jailfs_ops: ./jailfs_ops_test'
-	--run 'jailfs_fsx: ./jailfs_fsx_test'
-	--run 'jailfs_stress: JAILFS_STRESS_SECONDS=10 ./jailfs_stress_test'
-)
-jailfs_rmmod=(--run 'jailfs_rmmod: rmmod jailfs && ! grep -qw jailfs /proc/filesystems && echo "ok 1 jailfs unloaded"')
 mapfile -t jf_patched < <(jailfs_vm patched)
 mapfile -t jf_stock612 < <(jailfs_vm stock-6.12)
 # The module the jailfs-dkms package's DKMS build made (packages_test.sh),
@@ -288,6 +260,14 @@ if [ $built = 1 ]; then
 		--run "ujail_jail: $ujail_run" \
 		"${jailfs_runs[@]}" "${jailfs_rmmod[@]}"
 fi
+
+# The router targets' kernels in QEMU system guests under TCG, with the
+# targets' own programs (scripts/check-target.sh builds them: kernel,
+# jailfs, test programs; README.md, Routers).
+for t in $cross; do
+	say "qemu: $t (kernel build and guest)"
+	scripts/check-target.sh "$t" "$results"
+done
 
 # jailfs on the KASAN, lockdep and kmemleak kernel, the minute-long stress
 # (make check-debug): about 12 minutes of kernel build on a cold cache and

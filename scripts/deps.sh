@@ -50,7 +50,11 @@ gcc-aarch64-linux-gnu
 gcc-mipsel-linux-gnu
 linux-libc-dev-arm64-cross
 linux-libc-dev-mipsel-cross
+libc6-dev-arm64-cross
+libc6-dev-mipsel-cross
 qemu-user-static
+qemu-system-arm
+qemu-system-mips
 cmake
 "
 
@@ -66,6 +70,14 @@ if ! grep -qsE '^[[:space:]]*deb-src[[:space:]]|^Types:.*deb-src' \
 	need_src=1
 fi
 
+# The router targets' QEMU guests take busybox-static and libcap-dev of
+# their architecture from the archive (scripts/target-deb.sh: apt-get
+# download, not installed): apt must list arm64 and mipsel packages.
+need_arch=""
+for a in arm64 mipsel; do
+	dpkg --print-foreign-architectures | grep -qx "$a" || need_arch="$need_arch $a"
+done
+
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
@@ -73,7 +85,7 @@ for p in $PKGS; do
 	fi
 done
 
-[ -z "$missing" ] && [ $need_src = 0 ] && exit 0
+[ -z "$missing" ] && [ $need_src = 0 ] && [ -z "$need_arch" ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then
 	echo "deps: this is not a Debian/Ubuntu system; install the equivalents of:" >&2
@@ -83,6 +95,7 @@ fi
 if [ "$(id -u)" -ne 0 ]; then
 	[ -n "$missing" ] && echo "deps: missing packages:$missing" >&2
 	[ $need_src = 1 ] && echo "deps: no deb-src entries in /etc/apt (apt-get source)" >&2
+	[ -n "$need_arch" ] && echo "deps: dpkg lacks the architectures:$need_arch (dpkg --add-architecture)" >&2
 	echo "deps: run as root (or: sudo scripts/deps.sh)" >&2
 	exit 1
 fi
@@ -109,6 +122,11 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 fi
+
+for a in $need_arch; do
+	echo "deps: adding the $a architecture to dpkg (package lists only)"
+	dpkg --add-architecture "$a"
+done
 
 [ -n "$missing" ] && echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive

@@ -4,15 +4,25 @@
 # fragments.
 #
 #   scripts/kernel.sh src                 extract and patch the source only
-#   scripts/kernel.sh build VARIANT       build bzImage + Module.symvers
+#   scripts/kernel.sh build VARIANT       build the kernel image + Module.symvers
 #   scripts/kernel.sh modprep VARIANT     a directory to build external modules
 #                                         against VARIANT in (printed)
+#   scripts/kernel.sh makevars VARIANT    the ARCH= CROSS_COMPILE= such a build
+#                                         needs (printed; empty for x86_64)
 #   scripts/kernel.sh warnings LOG        the W=1 gate alone, on a build log
 #
 # Variants: "patched" (the series and the test fragments), "audit" (the same
 # with CONFIG_AUDIT=y), "nolog" (the series with CONFIG_SECCOMP_LOG_ERRNO=n),
 # "debug" (the same with KASAN, lockdep and kmemleak) and "vanilla" (no
-# patches, for benchmarks).
+# patches, for benchmarks), all for x86_64 (bzImage); "aarch64" (the series
+# for qemu-system-aarch64 -M virt: ARCH=arm64, Image) and "mipsel" (the
+# series for qemu-system-mipsel -M malta: ARCH=mips, 32-bit little-endian,
+# vmlinux), cross-compiled with Debian's gcc-TRIPLE. Each variant has its own
+# object directory; the patched source tree is shared (O= builds).
+#
+# The configuration is tinyconfig plus tests/kselftest/config, every
+# tests/kselftest/*/config, the machine's tests/kselftest/arch/ARCH.config
+# and the variant's tests/kselftest/variants/*.config, in that order.
 #
 # The build runs with W=1; a warning in a C file the series touches fails it.
 #
@@ -35,18 +45,59 @@ die() { echo "kernel.sh: $*" >&2; exit 1; }
 
 series() { ls "$series_dir"/*.patch 2>/dev/null | sort; }
 
+# The kernel's ARCH for a variant.
+karch() {
+	case $1 in
+	patched | audit | nolog | debug | vanilla) echo x86 ;;
+	aarch64) echo arm64 ;;
+	mipsel) echo mips ;;
+	*) die "unknown variant '$1' (patched, audit, nolog, debug, vanilla, aarch64, mipsel)" ;;
+	esac
+}
+
+# make in the source tree for VARIANT's architecture (a cross compiler for
+# the router targets).
+kmake() {
+	local variant=$1; shift
+	case $(karch "$variant") in
+	x86) make "$@" ;;
+	arm64) make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "$@" ;;
+	mips) make ARCH=mips CROSS_COMPILE=mipsel-linux-gnu- "$@" ;;
+	esac
+}
+
+# The image QEMU boots, relative to the object directory.
+image_path() {
+	case $(karch "$1") in
+	x86) echo arch/x86/boot/bzImage ;;
+	arm64) echo arch/arm64/boot/Image ;;
+	mips) echo vmlinux ;;
+	esac
+}
+
 fragments() {
 	local variant=$1
 	echo "$top/tests/kselftest/config"
 	ls "$top"/tests/kselftest/*/config 2>/dev/null | sort
+	echo "$top/tests/kselftest/arch/$(karch "$variant").config"
 	case $variant in
-	patched) ;;
+	patched | aarch64 | mipsel) ;;
 	audit) echo "$top/tests/kselftest/variants/audit.config" ;;
 	nolog) echo "$top/tests/kselftest/variants/nolog.config" ;;
 	vanilla) echo "$top/tests/kselftest/variants/vanilla.config" ;;
 	debug) echo "$top/tests/kselftest/variants/debug.config" ;;
-	*) die "unknown variant '$variant' (patched, audit, nolog, debug, vanilla)" ;;
 	esac
+}
+
+# The cross compiler a variant needs, or a clear error naming its package.
+need_compiler() {
+	local cc
+	case $(karch "$1") in
+	x86) return ;;
+	arm64) cc=aarch64-linux-gnu-gcc ;;
+	mips) cc=mipsel-linux-gnu-gcc ;;
+	esac
+	command -v "$cc" >/dev/null || die "$cc missing (apt-get install gcc-${cc%-gcc}; scripts/deps.sh)"
 }
 
 # Hash of everything a source tree depends on.
@@ -126,13 +177,14 @@ prepare_src() {
 }
 
 configure() {
-	local src=$1 obj=$2 variant=$3 frag
+	local src=$1 obj=$2 variant=$3
 	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	kmake "$variant" -s -C "$src" O="$obj" tinyconfig >/dev/null
+	# merge_config.sh runs no make with -m; ARCH only names the Kconfig.
 	# shellcheck disable=SC2046
 	(cd "$src" && KCONFIG_CONFIG="$obj/.config" scripts/kconfig/merge_config.sh \
 		-m -O "$obj" "$obj/.config" $(fragments "$variant")) >/dev/null
-	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	kmake "$variant" -s -C "$src" O="$obj" olddefconfig >/dev/null
 	# Every option the fragments ask for (the last one wins) must have
 	# survived olddefconfig, or a dependency is missing.
 	# shellcheck disable=SC2046
@@ -166,23 +218,30 @@ check_warnings() {
 # of seven; debug, whose compiler flags all differ, is compiled whole).
 seed_objects() {
 	local variant=$1 src=$2 obj=$3 from=$kdir/obj-patched
-	case $variant in patched|vanilla) return ;; esac
+	case $variant in patched | vanilla | aarch64 | mipsel) return ;; esac
 	[ -f "$from/vmlinux" ] && cmp -s "$src/.ujail-extracted" "$from/.ujail-extracted" || return 0
 	echo "kernel.sh: the $variant kernel starts from the patched kernel's objects"
 	cp -a "$from" "$obj.tmp" && mv "$obj.tmp" "$obj"
 }
 
 build() {
-	local variant=$1 src obj out key
+	local variant=$1 src obj out key image
+	karch "$variant" >/dev/null	# dies here on an unknown variant
+	need_compiler "$variant"
 	src=$(prepare_src "$variant")
 	obj=$kdir/obj-$variant
 	out=$kdir/out-$variant
-	key=$( { cat "$src/.ujail-key"; cat $(fragments "$variant"); cat "$0"; } | sha256sum | cut -c1-16)
+	image=$(image_path "$variant")
+	# The architecture is in the key through its fragment's name and
+	# contents (and the variant's name, for the cross variants).
+	# shellcheck disable=SC2046
+	key=$( { cat "$src/.ujail-key"; fragments "$variant" | sed "s|^$top/||"
+		cat $(fragments "$variant"); cat "$0"; } | sha256sum | cut -c1-16)
 
 	if [ -f "$out/.ujail-key" ] && [ "$(cat "$out/.ujail-key")" = "$key" ]; then
 		return
 	fi
-	if [ -f "$cache/$key/bzImage" ]; then
+	if [ -f "$cache/$key/$(basename "$image")" ]; then
 		echo "kernel.sh: $variant kernel from cache $cache/$key"
 		rm -rf "$out"; mkdir -p "$out"
 		cp -a "$cache/$key/." "$out/"
@@ -197,15 +256,16 @@ build() {
 	fi
 	configure "$src" "$obj" "$variant"
 	cp "$src/.ujail-extracted" "$obj/.ujail-extracted"
-	echo "kernel.sh: building the $variant kernel (about 7 minutes on 2 cores from scratch)"
-	make -s -C "$src" O="$obj" -j"$jobs" W=1 bzImage modules >/dev/null 2>"$obj/.ujail-build.log" || {
+	echo "kernel.sh: building the $variant kernel (ARCH=$(karch "$variant"); about 7 minutes on 2 cores from scratch)"
+	kmake "$variant" -s -C "$src" O="$obj" -j"$jobs" W=1 "$(basename "$image")" modules \
+		>/dev/null 2>"$obj/.ujail-build.log" || {
 		tail -n 30 "$obj/.ujail-build.log" >&2
-		die "kernel build failed (make -C ${src#"$top"/} O=${obj#"$top"/} W=1)"
+		die "kernel build failed (make -C ${src#"$top"/} O=${obj#"$top"/} ARCH=$(karch "$variant") W=1)"
 	}
 	check_warnings "$variant" "$obj/.ujail-build.log"
 
 	rm -rf "$out"; mkdir -p "$out"
-	cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/Module.symvers" "$obj/System.map" "$out/"
+	cp "$obj/$image" "$obj/.config" "$obj/Module.symvers" "$obj/System.map" "$out/"
 	echo "$key" >"$out/.ujail-key"
 	if mkdir -p "$cache/$key.tmp" 2>/dev/null; then
 		cp -a "$out/." "$cache/$key.tmp/" && rm -rf "$cache/$key" && mv "$cache/$key.tmp" "$cache/$key"
@@ -228,8 +288,9 @@ modprep() {
 		mkdir -p "$obj"
 		cp "$src/.ujail-extracted" "$obj/.ujail-extracted"
 		cp "$out/.config" "$obj/.config"
-		make -s -C "$src" O="$obj" olddefconfig >/dev/null
-		make -s -C "$src" O="$obj" -j"$jobs" modules_prepare >/dev/null 2>"$obj/.ujail-modprep.log" || {
+		kmake "$variant" -s -C "$src" O="$obj" olddefconfig >/dev/null
+		kmake "$variant" -s -C "$src" O="$obj" -j"$jobs" modules_prepare >/dev/null \
+			2>"$obj/.ujail-modprep.log" || {
 			tail -n 30 "$obj/.ujail-modprep.log" >&2
 			die "modules_prepare failed for the $variant kernel"
 		}
@@ -243,6 +304,13 @@ case ${1:-} in
 src) prepare_src "${2:-patched}" >/dev/null ;;
 build) build "${2:-patched}" ;;
 modprep) modprep "${2:-patched}" ;;
+# The make variables an external module build against VARIANT needs.
+makevars) karch "${2:-patched}" >/dev/null
+	case $(karch "${2:-patched}") in
+	arm64) echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
+	mips) echo "ARCH=mips CROSS_COMPILE=mipsel-linux-gnu-" ;;
+	*) echo ;;
+	esac ;;
 warnings) check_warnings patched "${2:?usage: kernel.sh warnings BUILD_LOG}" ;;
-*) die "usage: kernel.sh src [VARIANT] | build VARIANT | modprep VARIANT | warnings BUILD_LOG" ;;
+*) die "usage: kernel.sh src [VARIANT] | build VARIANT | modprep VARIANT | makevars VARIANT | warnings BUILD_LOG" ;;
 esac

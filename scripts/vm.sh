@@ -2,13 +2,28 @@
 # Boot a kernel in QEMU with a busybox initramfs, run test programs in the
 # guest and collect their TAP output.
 #
-#   scripts/vm.sh --kernel BZIMAGE --out DIR [--file PATH]... [--modules DIR]
-#                 [--host-file PATH]... [--append ARGS] [--timeout SECONDS]
-#                 [--mem MB] --run 'NAME: COMMAND'...
+#   scripts/vm.sh [--arch x86_64|aarch64|mipsel] --kernel IMAGE --out DIR
+#                 [--file PATH]... [--modules DIR] [--host-file PATH]...
+#                 [--guest-file HOST=GUEST]... [--append ARGS]
+#                 [--timeout SECONDS] [--mem MB]
+#                 --run 'NAME: COMMAND'...
+#
+# --arch picks the machine (x86_64 by default):
+#   x86_64   qemu-system-x86_64 -M pc, a bzImage; console ttyS0, output ttyS1
+#   aarch64  qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 2, an Image;
+#            console ttyAMA0 (virt's one PL011), output on a virtio console
+#   mipsel   qemu-system-mipsel -M malta (one 24Kf), a 32-bit vmlinux;
+#            console ttyS0, output ttyS1
+# The initramfs has that architecture's busybox: the host's busybox-static
+# on x86_64, Debian's busybox-static for arm64 or mipsel otherwise
+# (scripts/target-deb.sh).
 #
 # --file copies a (static) program or data file to /opt/tests in the guest;
 # --host-file copies a host file to the same absolute path in the guest,
 # with the symlinks that lead to it (shared libraries, ld.so);
+# --guest-file copies host file HOST (its contents) to the absolute path
+# GUEST in the guest (a target's ld.so and libc from Debian's cross
+# packages, which live elsewhere on the host);
 # --run runs COMMAND there with /opt/tests as the working directory, its
 # output is DIR/NAME.tap. The kernel console goes to DIR/console.log.
 #
@@ -19,17 +34,19 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel="" out="" modules="" append="" timeout=300 mem=512
-files=() host_files=() runs=()
+arch=x86_64 kernel="" out="" modules="" append="" timeout=300 mem=512
+files=() host_files=() guest_files=() runs=()
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--arch) arch=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--file) files+=("$2"); shift 2 ;;
 	--host-file) host_files+=("$2"); shift 2 ;;
+	--guest-file) guest_files+=("$2"); shift 2 ;;
 	--modules) modules=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -41,8 +58,26 @@ done
 [ -n "$kernel" ] && [ -r "$kernel" ] || die "--kernel: '$kernel' is not a readable kernel image"
 [ -n "$out" ] || die "--out is required"
 [ ${#runs[@]} -gt 0 ] || die "nothing to --run"
-busybox=/bin/busybox	# from busybox-static
-[ -x "$busybox" ] || die "busybox-static is not installed (scripts/deps.sh)"
+case $arch in
+x86_64)
+	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 console=ttyS0 output=/dev/ttyS1
+	busybox=/bin/busybox	# from busybox-static
+	[ -x "$busybox" ] || die "busybox-static is not installed (scripts/deps.sh)"
+	machine=(-smp 2 -serial "file:$out/console.log" -serial "file:$out/tests.log") ;;
+aarch64)
+	qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm console=ttyAMA0 output=/dev/hvc0
+	busybox=$("$top/scripts/target-deb.sh" aarch64 busybox-static)/bin/busybox || die "no busybox for aarch64"
+	# shellcheck disable=SC2054	# QEMU's option lists are comma-separated
+	machine=(-M virt -cpu cortex-a57 -smp 2 -serial "file:$out/console.log"
+		-device virtio-serial-device -chardev "file,id=tests,path=$out/tests.log"
+		-device virtconsole,chardev=tests) ;;
+mipsel)
+	qemu=qemu-system-mipsel qemu_pkg=qemu-system-mips console=ttyS0 output=/dev/ttyS1
+	busybox=$("$top/scripts/target-deb.sh" mipsel busybox-static)/bin/busybox || die "no busybox for mipsel"
+	machine=(-M malta -serial "file:$out/console.log" -serial "file:$out/tests.log") ;;
+*) die "--arch: '$arch' is not x86_64, aarch64 or mipsel" ;;
+esac
+command -v "$qemu" >/dev/null || die "$qemu is not installed (apt-get install $qemu_pkg; scripts/deps.sh)"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -69,6 +104,12 @@ copy_host_path() {
 	fi
 }
 for f in "${host_files[@]}"; do copy_host_path "$f"; done
+for f in "${guest_files[@]}"; do
+	case $f in *=/*) ;; *) die "--guest-file: '$f' is not HOST=/GUEST/PATH" ;; esac
+	[ -e "${f%%=*}" ] || die "--guest-file: '${f%%=*}' does not exist"
+	mkdir -p "$root$(dirname "${f#*=}")"
+	cp -L "${f%%=*}" "$root${f#*=}"
+done
 [ -z "$modules" ] || { mkdir -p "$root/lib"; cp -a "$modules" "$root/lib/modules"; }
 
 # The guest runs each command and frames its output on the second serial
@@ -79,7 +120,7 @@ for f in "${host_files[@]}"; do copy_host_path "$f"; done
 	echo 'export PATH=/bin:/opt/tests'
 	echo 'mount -t proc proc /proc; mount -t sysfs sys /sys'
 	echo 'mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp'
-	echo 'exec </dev/null >/dev/ttyS1 2>&1'
+	echo "exec </dev/null >$output 2>&1"
 	echo 'cd /opt/tests'
 	for r in "${runs[@]}"; do
 		name=${r%%:*}
@@ -93,15 +134,14 @@ for f in "${host_files[@]}"; do copy_host_path "$f"; done
 chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$out/initramfs.cpio"
 
-accel=$("$top/scripts/vm_accel" "$kernel")
-echo "vm.sh: booting $(basename "$kernel") under $accel: ${runs[*]%%:*}"
+accel=$("$top/scripts/vm_accel" "$kernel" "$arch")
+echo "vm.sh: booting $(basename "$kernel") ($arch) under $accel: ${runs[*]%%:*}"
 start=$(date +%s)
 set +e
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -accel "$accel" -m "$mem" \
-	-smp 2 -nodefaults -display none -no-reboot \
+timeout --foreground -k 5 "$timeout" "$qemu" -accel "$accel" -m "$mem" \
+	"${machine[@]}" -nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$out/initramfs.cpio" \
-	-append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=7 $append" \
-	-serial "file:$out/console.log" -serial "file:$out/tests.log" \
+	-append "console=$console rdinit=/init panic=-1 oops=panic loglevel=7 $append" \
 	</dev/null >"$out/qemu.log" 2>&1
 qemu_rc=$?
 set -e

@@ -9,14 +9,16 @@ kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
 . "$top/tests/lib/tap.sh"
 
-echo "1..13"
+echo "1..15"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
 echo marker >"$work/modules/extra/probe.ko"
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
 	--modules "$work/modules" --host-file /lib64/ld-linux-x86-64.so.2 \
+	--guest-file "$work/modules/extra/probe.ko=/lib/other/copy.ko" \
 	--run 'good: echo "ok 1 fine"' \
 	--run 'modules: cat /lib/modules/extra/probe.ko' \
 	--run 'hostfile: test -L /lib64/ld-linux-x86-64.so.2 && test -f /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 && echo present' \
+	--run 'guestfile: cat /lib/other/copy.ko' \
 	--run 'bad: echo "not ok 1 broken"' \
 	--run 'crashed: exit 3' >"$work.mixed.log" 2>&1
 rc=$?
@@ -34,6 +36,8 @@ check "a passing program's TAP is kept" grep -qx 'ok 1 fine' "$work/mixed/good.t
 check "--modules puts the tree at /lib/modules in the guest" grep -qx marker "$work/mixed/modules.tap"
 check "--host-file copies a host file and its symlinks to the same path" \
 	grep -qx present "$work/mixed/hostfile.tap"
+check "--guest-file copies a host file to another path in the guest" \
+	grep -qx marker "$work/mixed/guestfile.tap"
 check "a 'not ok' is reported" grep -qx 'not ok 1 broken' "$work/mixed/bad.tap"
 check "a non-zero exit without TAP counts as a failure" \
 	grep -q '^not ok 1 crashed exited with status 3' "$work/mixed/crashed.tap"
@@ -43,6 +47,12 @@ check "a non-zero exit without TAP counts as a failure" \
 rc=$?
 check "a hung guest fails the run" test $rc = 1
 check "the timeout is named" grep -q 'guest timed out after 25s' "$work.hang.log"
+
+"$top/scripts/vm.sh" --arch sparc --kernel "$kernel" --out "$work/arch" --run 'x: true' \
+	>"$work.arch.log" 2>&1
+rc=$?
+check "--arch: an unknown machine is a usage error naming the choices" \
+	eval 'test $rc = 2 && grep -q "x86_64, aarch64 or mipsel" "$work.arch.log"'
 
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/panic" --timeout 120 \
 	--run 'panic: echo c >/proc/sysrq-trigger' >"$work.panic.log" 2>&1

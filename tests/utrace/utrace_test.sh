@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# utrace: exact counts of a known syscall sequence (x86_64 and, where the
-# kernel has IA32 emulation, i386), threads, fork/vfork/exec, exit statuses
+# utrace: exact counts of a known syscall sequence (the native ABI: x86_64,
+# aarch64 or mipsel; and, where an x86_64 kernel has IA32 emulation, i386),
+# threads, fork/vfork/exec, exit statuses
 # and signals, the policy formats and options, --coverage, and the round
 # trip: a policy learnt from a run lets the same run through ujail-seccomp
 # and, as root, ujail -S (for ujail --trace) with a killing default, so any
@@ -71,9 +72,24 @@ run_status() {
 	expect "exit status of $*" "$?" "$want" || { sed 's/^/# /' "$tmp/err"; return 1; }
 }
 
+# The native ABI's name in utrace's summary, the call forks' child makes
+# (tests/utrace/progs/forks.c: getpgid where there is no getpgrp) and the
+# call vfork() makes (clone where there is no vfork syscall).
+case $(uname -m) in
+x86_64) abi=x86_64 pgrp=getpgrp vfork=vfork ;;
+aarch64) abi=aarch64 pgrp=getpgid vfork=clone ;;
+mips) abi=mipsel pgrp=getpgrp vfork=clone ;;
+*) echo "Bail out! $(uname -m): which ABI name does utrace print here?"; exit 1 ;;
+esac
+echo "# native ABI: $abi"
+# SIGUSR1's number: 10, 16 on MIPS (this shell's own death by it says).
+usr1=$(( $(exec 2>/dev/null; sh -c 'kill -USR1 $$'; echo $?) - 128 ))
+
 i386=0
 "$P/known-glibc-static" -p 2>/dev/null && i386=1
-if [ $i386 = 1 ]; then echo "# i386 calls on this kernel: yes"; else echo "# i386 calls on this kernel: no (no IA32 emulation)"; fi
+if [ $i386 = 1 ]; then echo "# i386 calls on this kernel: yes"
+elif [ $abi = x86_64 ]; then echo "# i386 calls on this kernel: no (no IA32 emulation)"
+else echo "# i386 calls on this kernel: no (not x86)"; fi
 
 # ---- the command line ----
 check "--help prints the usage" sh -c '"$1" --help | grep -q "^Usage: utrace"' _ "$U"
@@ -131,7 +147,7 @@ auto_falls_back() {
 		"$P/known-glibc-static" 3 >/dev/null 2>"$tmp/na.err"
 	expect "status" "$?" 3 &&
 		grep -q "^utrace: counting with ptrace stops, not eBPF: .*CAP_BPF" "$tmp/na.err" &&
-		expect getppid "$(calls "$tmp/na.err" x86_64 getppid)" 7 ||
+		expect getppid "$(calls "$tmp/na.err" "$abi" getppid)" 7 ||
 		{ sed 's/^/# /' "$tmp/na.err"; return 1; }
 }
 # util-linux's setpriv (busybox's has no --reuid); only where root can load
@@ -150,9 +166,9 @@ for v in $variants; do
 	iflag=; [ $i386 = 1 ] && iflag=-i
 	check "known-$v: exit status 5 passed on" run_status 5 "$U" -c -o "$tmp/k.json" -- "$k" $iflag 5
 	cp "$tmp/err" "$tmp/k.sum"
-	check "known-$v: exactly 7 getppid calls (x86_64)" \
-		expect getppid "$(calls "$tmp/k.sum" x86_64 getppid)" 7
-	check "known-$v: exactly 1 execve" expect execve "$(calls "$tmp/k.sum" x86_64 execve)" 1
+	check "known-$v: exactly 7 getppid calls ($abi)" \
+		expect getppid "$(calls "$tmp/k.sum" "$abi" getppid)" 7
+	check "known-$v: exactly 1 execve" expect execve "$(calls "$tmp/k.sum" "$abi" execve)" 1
 	if [ $i386 = 1 ]; then
 		check "known-$v: exactly 3 i386 getppid calls, counted apart" \
 			expect i386 "$(calls "$tmp/k.sum" i386 getppid)" 3
@@ -171,18 +187,18 @@ for v in $variants; do
 
 	check "threads-$v: 8 threads x 250 getppid = 2000 exactly" \
 		run_status 0 "$U" -c -o "$tmp/t.json" -- "$P/threads-$v" 8
-	check "threads-$v: count" expect getppid "$(calls "$tmp/err" x86_64 getppid)" 2000
+	check "threads-$v: count" expect getppid "$(calls "$tmp/err" "$abi" getppid)" 2000
 	check "threads-$v: getppid first in the policy" expect first "$(names "$tmp/t.json" | head -n 1)" getppid
 
 	check "forks-$v: status 34 (children's 3 and 4 seen)" run_status 34 "$U" -c -o "$tmp/f.json" -- "$P/forks-$v"
 	cp "$tmp/err" "$tmp/f.sum"
-	check "forks-$v: fork child's 11 getpgrp" expect getpgrp "$(calls "$tmp/f.sum" x86_64 getpgrp)" 11
-	check "forks-$v: vfork+exec child's 13 getsid" expect getsid "$(calls "$tmp/f.sum" x86_64 getsid)" 13
-	check "forks-$v: parent's 7 getppid" expect getppid "$(calls "$tmp/f.sum" x86_64 getppid)" 7
-	check "forks-$v: 2 execve (start, re-exec)" expect execve "$(calls "$tmp/f.sum" x86_64 execve)" 2
+	check "forks-$v: fork child's 11 $pgrp" expect "$pgrp" "$(calls "$tmp/f.sum" "$abi" "$pgrp")" 11
+	check "forks-$v: vfork+exec child's 13 getsid" expect getsid "$(calls "$tmp/f.sum" "$abi" getsid)" 13
+	check "forks-$v: parent's 7 getppid" expect getppid "$(calls "$tmp/f.sum" "$abi" getppid)" 7
+	check "forks-$v: 2 execve (start, re-exec)" expect execve "$(calls "$tmp/f.sum" "$abi" execve)" 2
 
-	check "sigwait-$v: killed by SIGUSR1 -> utrace dies by it (138)" \
-		run_status 138 "$U" -o "$tmp/s.json" -- "$P/sigwait-$v" kill 10
+	check "sigwait-$v: killed by SIGUSR1 -> utrace dies by it ($((128 + usr1)))" \
+		run_status $((128 + usr1)) "$U" -o "$tmp/s.json" -- "$P/sigwait-$v" kill "$usr1"
 	check "sigwait-$v: the policy is written all the same" grep -Eq '"(kill|tkill|tgkill)"' "$tmp/s.json"
 done
 
@@ -235,8 +251,8 @@ under_valgrind() {
 	$VALGRIND -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		"$U" -b ptrace -c -o "$tmp/vg.json" -- "$P/forks-glibc" >/dev/null 2>"$tmp/vg.err"
 	expect "status under valgrind" "$?" 34 || { sed 's/^/# /' "$tmp/vg.err" | head -n 40; return 1; }
-	expect "getpgrp under valgrind" "$(calls "$tmp/vg.err" x86_64 getpgrp)" 11 &&
-		expect "getsid under valgrind" "$(calls "$tmp/vg.err" x86_64 getsid)" 13
+	expect "$pgrp under valgrind" "$(calls "$tmp/vg.err" "$abi" "$pgrp")" 11 &&
+		expect "getsid under valgrind" "$(calls "$tmp/vg.err" "$abi" getsid)" 13
 }
 if [ -n "${VALGRIND:-}" ]; then
 	check "valgrind: utrace follows forks-glibc without a memory error, counts exact" under_valgrind
@@ -279,11 +295,11 @@ coverage() {
 	names "$tmp/c.json" >"$tmp/c2"
 	cmp -s "$tmp/c1" "$tmp/c2" || { echo "# the names changed"; return 1; }
 	"$U" --coverage -c -o "$tmp/c.json" -- "$P/forks-glibc" 2>"$tmp/c.sum"
-	expect "new calls of forks" "$(calls "$tmp/c.sum" x86_64 getpgrp)" 11 || return 1
-	expect "getppid, already known, not stopped" "$(calls "$tmp/c.sum" x86_64 getppid)" 0 || return 1
+	expect "new calls of forks" "$(calls "$tmp/c.sum" "$abi" "$pgrp")" 11 || return 1
+	expect "getppid, already known, not stopped" "$(calls "$tmp/c.sum" "$abi" getppid)" 0 || return 1
 	names "$tmp/c.json" >"$tmp/c3"
 	head -n "$(wc -l <"$tmp/c1")" "$tmp/c3" | cmp -s - "$tmp/c1" &&
-		grep -qx getsid "$tmp/c3" && grep -qx vfork "$tmp/c3"
+		grep -qx getsid "$tmp/c3" && grep -qx "$vfork" "$tmp/c3"
 }
 check "--coverage: known calls run free, new ones are appended" coverage
 check "--coverage refuses a policy with other rules" sh -c \

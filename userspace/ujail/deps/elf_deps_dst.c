@@ -9,6 +9,9 @@
 #ifndef EF_ARM_ABI_FLOAT_HARD
 #define EF_ARM_ABI_FLOAT_HARD 0x400
 #endif
+#ifndef EF_MIPS_ABI2
+#define EF_MIPS_ABI2 0x20
+#endif
 
 const char *deps_multiarch_triplet(const struct program *p)
 {
@@ -29,6 +32,12 @@ const char *deps_multiarch_triplet(const struct program *p)
 		return is64 ? "s390x-linux-gnu" : NULL;
 	case EM_RISCV:
 		return is64 ? "riscv64-linux-gnu" : NULL;
+	case EM_MIPS:	/* Debian's tuples: o32, n32 (ABI2), n64 */
+		if (is64)
+			return p->data == ELFDATA2LSB ? "mips64el-linux-gnuabi64" : "mips64-linux-gnuabi64";
+		if (p->eflags & EF_MIPS_ABI2)
+			return p->data == ELFDATA2LSB ? "mips64el-linux-gnuabin32" : "mips64-linux-gnuabin32";
+		return p->data == ELFDATA2LSB ? "mipsel-linux-gnu" : "mips-linux-gnu";
 	}
 	return NULL;
 }

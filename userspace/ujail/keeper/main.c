@@ -53,7 +53,8 @@ static int watch_main(int argc, char **argv)
 	w.host_ifindex = (int)ifindex;
 	stub = number(argv[3], 1, INT_MAX);
 	w.status_fd = inherited_fd(argv[4]);
-	timeout = number(argv[5], 0, UINT_MAX);
+	/* UINT_MAX is -1 as a 32-bit long (mipsel): cap it at LONG_MAX there. */
+	timeout = number(argv[5], 0, UINT_MAX > LONG_MAX ? LONG_MAX : (long)UINT_MAX);
 	if (stub < 0 || w.status_fd < 0 || timeout < 0)
 		return usage();
 	w.stub = (pid_t)stub;

@@ -1,0 +1,103 @@
+#!/bin/bash
+# make check-aarch64, make check-mipsel: a router target's patched kernel in
+# a QEMU system guest under TCG (scripts/vm.sh --arch TARGET), with the
+# target's own programs: log_errno and the kernel's seccomp_bpf, Landlock's
+# ABI, jailfs (loaded, kselftests, fsx, a short stress, unloaded), then
+# ujail-seccomp run (tests/seccomp/run_test.sh), ujail's jail suite with
+# both root backends (bind and UJAIL_FS=jailfs) and utrace with the ptrace
+# backend. Ends with "N passed, N failed".
+#
+#   scripts/check-target.sh aarch64|mipsel [RESULTS_DIR]
+#
+# With RESULTS_DIR (make check passes its own), the results go there
+# (vm-TARGET/, build-vm-TARGET.*) and no summary is printed; alone, they go
+# to build/results-TARGET/.
+#
+# The guest's /opt/tests has the x86_64 guests' layout (scripts/vm-runs.sh):
+# the target's static ujail-seccomp (also at /sbin, where the targets' shims
+# run it), both shims under lib/ (musl: the product's; glibc: a test build),
+# the sysprobe programs, vm-ujail/{bin/ujail,lib/ujail/ujail-keeper,lib/...}
+# and the probes. Dynamic programs find the target's ld.so and libc where a
+# Debian or OpenWrt root has them: glibc's from libc6-ARCH-cross, musl's
+# from the target's sysroot.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+t=${1:-}
+case $t in
+aarch64) image=build/kernel/out-aarch64/Image triple=aarch64-linux-gnu
+	ld_glibc=ld-linux-aarch64.so.1 ld_musl=ld-musl-aarch64.so.1 ;;
+mipsel) image=build/kernel/out-mipsel/vmlinux triple=mipsel-linux-gnu
+	ld_glibc=ld.so.1 ld_musl=ld-musl-mipsel.so.1 ;;
+*) echo "check-target.sh: usage: check-target.sh aarch64|mipsel [RESULTS_DIR]" >&2; exit 2 ;;
+esac
+results=${2:-}
+own=0
+if [ -z "$results" ]; then
+	own=1
+	results=$top/build/results-$t
+	rm -rf "$results"
+fi
+mkdir -p "$results"
+# shellcheck source=scripts/vm-runs.sh
+. "$top/scripts/vm-runs.sh"
+X=$top/build/$t
+XT=$X/tests/vm
+
+build_step() {	# build_step NAME COMMAND...: one TAP result, the log kept
+	local name=$1; shift
+	echo "== $t build: $name"
+	if "$@" >"$results/build-$name.log" 2>&1; then
+		echo "ok 1 build $name" >"$results/build-$name.tap"
+		return 0
+	fi
+	tail -n 40 "$results/build-$name.log"
+	echo "not ok 1 build $name" >"$results/build-$name.tap"
+	return 1
+}
+
+if build_step "vm-$t" make -s "vm-$t"; then
+	# The trees the guest gets, as on x86_64 (scripts/check.sh).
+	stage=$X/vm-stage
+	rm -rf "$stage" && mkdir -p "$stage/lib/musl" "$stage/vm-ujail/bin" \
+		"$stage/vm-ujail/lib/musl" "$stage/vm-ujail/lib/ujail"
+	cp -a "$XT/utrace" "$stage/utrace-progs"
+	cp "$XT/lib/libpreload-seccomp.so" "$stage/lib/"
+	cp "$X/lib/libpreload-seccomp.so" "$stage/lib/musl/"
+	cp "$X/bin/ujail" "$stage/vm-ujail/bin/"
+	cp "$X/lib/ujail/ujail-keeper" "$stage/vm-ujail/lib/ujail/"
+	cp "$XT/lib/libpreload-seccomp.so" "$stage/vm-ujail/lib/"
+	cp "$X/lib/libpreload-seccomp.so" "$stage/vm-ujail/lib/musl/"
+	files=()
+	for f in "$XT"/log_errno_test "$XT"/seccomp_bpf "$XT"/landlock_abi_test \
+		"$top/build/jailfs/$t/jailfs.ko" "$XT"/jailfs_{mount,ops,fsx,stress}_test \
+		"$X/bin/ujail-seccomp" tests/seccomp/run_test.sh tests/lib/tap.sh \
+		"$XT"/seccomp/sysprobe-{glibc,glibc-static,musl,musl-static} "$XT/seccomp/nostart" \
+		"$stage/lib" "$stage/vm-ujail" tests/ujail/jail_test.sh tests/lib/checks.sh \
+		"$XT/probes" "$X/bin/utrace" tests/utrace/utrace_test.sh "$stage/utrace-progs"; do
+		files+=(--file "$f")
+	done
+	runtime=(
+		--guest-file "$X/bin/ujail-seccomp=/sbin/ujail-seccomp"
+		--guest-file "/usr/$triple/lib/$ld_glibc=/lib/$ld_glibc"
+		--guest-file "/usr/$triple/lib/libc.so.6=/lib/$triple/libc.so.6"
+		--guest-file "$top/build/sysroot/$t/lib/libc.so=/lib/$ld_musl"
+	)
+	# ujail's backend is auto: the bind run goes before jailfs is loaded.
+	echo "== qemu: $t"
+	scripts/vm.sh --arch "$t" --kernel "$image" --out "$results/vm-$t" \
+		--timeout "${UJAIL_TARGET_TIMEOUT:-2400}" "${files[@]}" "${runtime[@]}" \
+		--run 'log_errno: ./log_errno_test' \
+		--run 'seccomp_bpf: ./seccomp_bpf' \
+		--run 'landlock: ./landlock_abi_test' \
+		--run "seccomp_run: $seccomp_run" \
+		--run "ujail_setup: $ujail_setup" \
+		--run "ujail_jail: $ujail_run" \
+		"${jailfs_runs[@]}" \
+		--run "ujail_jail_jailfs: ${ujail_run/chroot . env/chroot . env UJAIL_FS=jailfs}" \
+		"${jailfs_rmmod[@]}" \
+		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run"
+fi
+
+[ $own = 1 ] || exit 0
+exec scripts/tap-summary "$results"
