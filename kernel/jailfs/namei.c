@@ -151,8 +151,19 @@ static void jailfs_d_release(struct dentry *dentry)
 	dput(dentry->d_fsdata);
 }
 
-const struct dentry_operations jailfs_dops = {
+/* Names below an entry's root: the host may change them. */
+static const struct dentry_operations jailfs_dops = {
 	.d_revalidate = jailfs_d_revalidate,
+	.d_release = jailfs_d_release,
+};
+
+/*
+ * An entry's root stays what it was when mounted (a bind mount) and the
+ * mount's tree never changes: names in synthesized directories need no
+ * revalidation, which spares each path walk a call per component there.
+ * Synthesized directories and their negative names hold no lower dentry.
+ */
+const struct dentry_operations jailfs_entry_root_dops = {
 	.d_release = jailfs_d_release,
 };
 
@@ -179,8 +190,10 @@ static struct dentry *jailfs_lookup_synth(struct inode *dir, struct dentry *dent
 				 dentry->d_name.len);
 	if (!node)
 		return d_splice_alias(NULL, dentry);
-	if (node->entry)
+	if (node->entry) {
+		d_set_d_op(dentry, &jailfs_entry_root_dops);
 		return jailfs_splice(dentry, dget(node->entry->src.dentry), node->entry);
+	}
 	inode = jailfs_synth_inode(dir->i_sb, node);
 	if (IS_ERR(inode))
 		return ERR_CAST(inode);
@@ -197,6 +210,7 @@ struct dentry *jailfs_lookup(struct inode *dir, struct dentry *dentry,
 		return ERR_PTR(-ENAMETOOLONG);
 	if (!entry)
 		return jailfs_lookup_synth(dir, dentry);
+	d_set_d_op(dentry, &jailfs_dops);
 
 	lower_dir = jailfs_lower_dentry(dentry->d_parent);
 	if (!jailfs_in_entry(lower_dir, entry))
