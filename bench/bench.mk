@@ -43,7 +43,8 @@ bench-utrace: deps
 	@$(MAKE) -s $(B)/bin/utrace $(B)/bench/spawn_time $(B)/bench/sysloop && bench/utrace_bench.sh
 
 # jailfs next to the bind backend, overlayfs and bubblewrap
-# (bench/jailfs_bench.sh), in QEMU on the patched kernel: the module cannot be loaded on the host.
+# (bench/jailfs_bench.sh), in QEMU on the patched kernel: the module
+# cannot be loaded on the host.
 .PHONY: bench-jailfs
 
 $(B)/bench/jailfs_bench: $(TOP)/bench/jailfs_bench.c $(TOP)/userspace/ujail/mount_api.h

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # jailfs next to ujail's bind backend, overlayfs and bubblewrap
-# (bench/jailfs_bench.c): root setup time and mount-table size for 10..5000 staged files, the cost
-# of cloning the mount namespace afterwards, and file access through jailfs,
+# (bench/jailfs_bench.c): root setup time and mount-table size for
+# 10..5000 staged files, the cost of cloning the mount namespace
+# afterwards, and file access through jailfs,
 # through a bind mount and through a read-only overlayfs of the same lower
 # tree (the test kernel has CONFIG_OVERLAY_FS=y), with the steps of an open
 # measured one by one. jailfs is a module, and this host cannot load
