@@ -47,8 +47,9 @@ $(B)/bench/sysloop: $(TOP)/bench/sysloop.c
 bench-utrace: deps
 	@$(MAKE) -s $(B)/bin/utrace $(B)/bench/spawn_time $(B)/bench/sysloop && bench/utrace_bench.sh
 
-# jailfs next to the bind backend and bubblewrap (bench/jailfs_bench.sh),
-# in QEMU on the patched kernel: the module cannot be loaded on the host.
+# jailfs next to the bind backend, overlayfs and bubblewrap
+# (bench/jailfs_bench.sh), in QEMU on the patched kernel: the module
+# cannot be loaded on the host.
 .PHONY: bench-jailfs
 
 $(B)/bench/jailfs_bench: $(TOP)/bench/jailfs_bench.c

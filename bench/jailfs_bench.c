@@ -20,7 +20,10 @@
  *   - the mounts each adds to the mount table (bwrap: all its jail has);
  *   - unshare(CLONE_NEWNS) in a forked child while the root is mounted;
  * then the cost of open/read/close, stat and fork+exec+wait of a static
- * binary through a jailfs entry, through a bind mount and on the host.
+ * binary through a jailfs entry, through a bind mount, through a read-only
+ * overlayfs of the same lower tree and on the host, and the steps of an
+ * open+read+close one by one (the path walk alone as an O_PATH open, open
+ * and close, a read, an fstat), which tell where an open's time goes.
  * It measures and prints; it never judges the numbers.
  */
 #define _GNU_SOURCE
@@ -47,13 +50,15 @@
 #define SRC BASE "/src"
 #define ROOT BASE "/root"
 #define ACC BASE "/acc"
+/* overlayfs without an upper layer needs two lower ones: this one is empty. */
+#define EMPTY "/tmp/jb-empty"
 #define FILES_PER_DIR 100
 #define MAX_COUNTS 16
 
 static int runs = 5, unshare_runs = 11;
 static long access_iters = 20000, exec_iters = 200;
 static const char *bwrap;
-static bool have_jailfs;
+static bool have_jailfs, have_overlay;
 
 static void die(const char *what)
 {
@@ -168,6 +173,18 @@ fail:
 	print_fs_log(fs_fd);
 	close(fs_fd);
 	return -1;
+}
+
+/*
+ * A read-only overlayfs of @lower (and the empty EMPTY below it) on @target:
+ * no upper layer, as read-only as a jailfs -r entry or a read-only bind.
+ */
+static int overlay_mount(const char *target, const char *lower)
+{
+	char opts[PATH_MAX + 64];
+
+	snprintf(opts, sizeof(opts), "lowerdir=%s:%s", lower, EMPTY);
+	return mount("overlay", target, "overlay", MS_RDONLY | MS_NOSUID | MS_NODEV, opts);
 }
 
 /* A fresh tmpfs on @target, as ujail's root (nosuid, nodev); its O_PATH fd. */
@@ -492,38 +509,96 @@ static void setup_bench(size_t n, struct setup_row *row)
 	free(files);
 }
 
-/* ns per open/read/close of @path */
-static double op_open_read(const char *path, long iters)
+/*
+ * Each op is timed alone and the table shows the median of all of them:
+ * the machine is shared and TCG runs the guest in one host thread, so a
+ * host preemption inflates the one op it lands in, not a whole loop.
+ */
+static double timer_ns;		/* the cost of one timing (now_ns twice) */
+
+static void timer_calibrate(void)
+{
+	double v[10001];
+
+	for (int i = 0; i < 10001; i++) {
+		double t0 = now_ns();
+
+		v[i] = now_ns() - t0;
+	}
+	timer_ns = median(v, 10001);
+}
+
+static double since(double t0)
+{
+	return now_ns() - t0 - timer_ns;
+}
+
+/* open/read/close of @path, @iters times; each one's ns into @t */
+static void op_open_read(const char *path, long iters, double *t)
 {
 	char buf[256];
-	double t0 = now_ns();
 
 	for (long i = 0; i < iters; i++) {
+		double t0 = now_ns();
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 		if (fd < 0 || read(fd, buf, sizeof(buf)) < 0 || close(fd) < 0)
 			die(path);
+		t[i] = since(t0);
 	}
-	return (now_ns() - t0) / (double)iters;
 }
 
-static double op_stat(const char *path, long iters)
+/* open(@flags)+close of @path: O_PATH is the path walk alone. */
+static void op_open_close(const char *path, int flags, long iters, double *t)
+{
+	for (long i = 0; i < iters; i++) {
+		double t0 = now_ns();
+		int fd = open(path, flags | O_CLOEXEC);
+
+		if (fd < 0 || close(fd) < 0)
+			die(path);
+		t[i] = since(t0);
+	}
+}
+
+/* pread (@fstat_it false) or fstat of one open file: no path walk. */
+static void op_on_fd(const char *path, bool fstat_it, long iters, double *t)
+{
+	char buf[256];
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die(path);
+	for (long i = 0; i < iters; i++) {
+		double t0 = now_ns();
+
+		if ((fstat_it ? fstat(fd, &sb) : pread(fd, buf, sizeof(buf), 0)) < 0)
+			die(path);
+		t[i] = since(t0);
+	}
+	close(fd);
+}
+
+static void op_stat(const char *path, long iters, double *t)
 {
 	struct stat sb;
-	double t0 = now_ns();
-
-	for (long i = 0; i < iters; i++)
-		if (stat(path, &sb) < 0)
-			die(path);
-	return (now_ns() - t0) / (double)iters;
-}
-
-static double op_exec(const char *path, long iters)
-{
-	char *argv[] = { (char *)path, "noop", NULL }, *envp[] = { NULL };
-	double t0 = now_ns();
 
 	for (long i = 0; i < iters; i++) {
+		double t0 = now_ns();
+
+		if (stat(path, &sb) < 0)
+			die(path);
+		t[i] = since(t0);
+	}
+}
+
+static void op_exec(const char *path, long iters, double *t)
+{
+	char *argv[] = { (char *)path, "noop", NULL }, *envp[] = { NULL };
+
+	for (long i = 0; i < iters; i++) {
+		double t0 = now_ns();
 		int status;
 		pid_t pid = fork();
 
@@ -535,63 +610,94 @@ static double op_exec(const char *path, long iters)
 		}
 		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			die(path);
+		t[i] = since(t0);
 	}
-	return (now_ns() - t0) / (double)iters;
 }
 
-enum { OP_OPEN, OP_STAT, OP_EXEC, NR_OPS };
-enum { W_HOST, W_BIND, W_JAILFS, NR_WAYS };
+/*
+ * The ops: the three a service does, then the steps of the first one
+ * (its path walk, the open and close of the file, a read, and an fstat).
+ */
+enum { OP_OPEN, OP_STAT, OP_EXEC, OP_WALK, OP_OPEN_CLOSE, OP_PREAD, OP_FSTAT, NR_OPS };
+enum { W_HOST, W_BIND, W_OVERLAY, W_JAILFS, NR_WAYS };
 
-static double run_op(int op, const char *dir, const char *file, long iters)
+static const char *const op_names[NR_OPS] = {
+	"open+read+close", "stat", "fork+exec+wait", "O_PATH open+close",
+	"open+close", "pread 256 B", "fstat",
+};
+
+static void run_op(int op, const char *dir, const char *file, long iters, double *t)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	switch (op) {
 	case OP_OPEN:
-		return op_open_read(path, iters);
+		return op_open_read(path, iters, t);
 	case OP_STAT:
-		return op_stat(path, iters);
+		return op_stat(path, iters, t);
+	case OP_WALK:
+		return op_open_close(path, O_PATH, iters, t);
+	case OP_OPEN_CLOSE:
+		return op_open_close(path, O_RDONLY, iters, t);
+	case OP_PREAD:
+		return op_on_fd(path, false, iters, t);
+	case OP_FSTAT:
+		return op_on_fd(path, true, iters, t);
 	default:
-		return op_exec(path, iters);
+		return op_exec(path, iters, t);
 	}
 }
 
+/* "n/a" for a way not measured, else the value (ns or a ratio). */
+static void print_cell(double v, double div, int width, const char *f)
+{
+	if (v < 0 || div <= 0)
+		printf(" %*s", width, "n/a");
+	else
+		printf(f, width, v / div);
+}
+
 /*
- * Medians over @runs rounds of each op through each way; the ways take
- * turns inside a round so drift hits all of them alike. @dirs[w] is the
- * directory holding @files[op] seen through way w (NULL: not measured).
+ * The median of every op through each way, over @runs rounds in which
+ * the ways take turns, so drift hits all of them alike. @dirs[w] is the
+ * directory holding @file (@exec_file for the exec) seen through way w
+ * (NULL: not measured).
  */
 static void access_table(const char *title, const char *const dirs[NR_WAYS],
-			 const char *const files[NR_OPS], int nops)
+			 const char *file, const char *exec_file, int nops)
 {
-	static const char *const names[NR_OPS] = {
-		"open+read+close", "stat", "fork+exec+wait",
-	};
-	double res[NR_OPS][NR_WAYS];
+	double res[NR_WAYS], *v[NR_WAYS];
 
 	printf("\n%s\n", title);
-	printf("%-18s %12s %12s %12s %14s\n", "op (ns/op)", "host", "bind", "jailfs",
-	       "jailfs/bind");
+	printf("%-18s %12s %12s %12s %12s %12s %12s\n", "op (ns/op)", "host", "bind",
+	       "overlayfs", "jailfs", "jailfs/bind", "jailfs/ovl");
 	for (int op = 0; op < nops; op++) {
 		long iters = op == OP_EXEC ? exec_iters : access_iters;
-		double v[NR_WAYS][runs];
+		const char *f = op == OP_EXEC ? exec_file : file;
 
-		for (int w = 0; w < NR_WAYS; w++)
+		for (int w = 0; w < NR_WAYS; w++) {
+			v[w] = calloc((size_t)(runs * iters), sizeof(double));
+			if (!v[w])
+				die("calloc");
 			if (dirs[w])
-				run_op(op, dirs[w], files[op], iters / 10 + 1);	/* warm up */
+				run_op(op, dirs[w], f, iters / 10 + 1, v[w]);	/* warm up */
+		}
 		for (int r = 0; r < runs; r++)
 			for (int w = 0; w < NR_WAYS; w++)
 				if (dirs[w])
-					v[w][r] = run_op(op, dirs[w], files[op], iters);
+					run_op(op, dirs[w], f, iters, v[w] + r * iters);
+		for (int w = 0; w < NR_WAYS; w++) {
+			res[w] = dirs[w] ? median(v[w], (int)(runs * iters)) : -1;
+			free(v[w]);
+		}
+		printf("%-18s", op_names[op]);
 		for (int w = 0; w < NR_WAYS; w++)
-			res[op][w] = dirs[w] ? median(v[w], runs) : -1;
-		printf("%-18s %12.0f %12.0f ", names[op], res[op][W_HOST], res[op][W_BIND]);
-		if (res[op][W_JAILFS] < 0)
-			printf("%12s %14s\n", "n/a", "n/a");
-		else
-			printf("%12.0f %14.3f\n", res[op][W_JAILFS],
-			       res[op][W_JAILFS] / res[op][W_BIND]);
+			print_cell(res[w], 1, 12, " %*.0f");
+		print_cell(res[W_JAILFS], res[W_BIND], 12, " %*.3f");
+		print_cell(res[W_JAILFS], res[W_OVERLAY], 12, " %*.3f");
+		printf("\n");
+		fflush(stdout);
 	}
 }
 
@@ -614,18 +720,19 @@ static void copy_self(const char *dst)
 }
 
 /*
- * Access through one jailfs entry (the directory ACC at /acc) and through
- * a read-only bind of it at /acc in a tmpfs: the same path depth.
+ * Access through one jailfs entry (the directory ACC at /acc), through a
+ * read-only bind of it at /acc in a tmpfs, and through /acc in a read-only
+ * overlay of BASE: each a root with /acc in it, at the same path depth.
  */
 static void access_bench(void)
 {
-	static const char *const files[NR_OPS] = { "small", "small", "prog" };
 	char entry[] = ACC ":/acc", *entries[] = { entry };
-	const char *dirs[NR_WAYS] = { ACC, ROOT "-bind/acc", NULL };
+	const char *dirs[NR_WAYS] = { ACC, ROOT "-bind/acc", NULL, NULL };
 	int root_fd;
 
 	mkdir_p(ROOT "-bind");
 	mkdir_p(ROOT "-jailfs");
+	mkdir_p(ROOT "-ovl");
 	root_fd = tmpfs_root(ROOT "-bind");
 	if (bind_add(root_fd, ACC, "/acc") < 0)
 		die("bind " ACC);
@@ -635,35 +742,52 @@ static void access_bench(void)
 			die("jailfs mount of " ACC);
 		dirs[W_JAILFS] = ROOT "-jailfs/acc";
 	}
-	access_table("File access through a directory entry (" ACC " at /acc), median of rounds",
-		     dirs, files, NR_OPS);
+	have_overlay = overlay_mount(ROOT "-ovl", BASE) == 0;
+	if (have_overlay)
+		dirs[W_OVERLAY] = ROOT "-ovl/acc";
+	else
+		fprintf(stderr, "jailfs_bench: no overlayfs (%s): overlayfs columns are n/a\n",
+			strerror(errno));
+	access_table("File access through a directory entry (" ACC " at /acc), median of all ops",
+		     dirs, "small", "prog", NR_OPS);
 	unmount(ROOT "-bind");
 	if (have_jailfs)
 		unmount(ROOT "-jailfs");
+	if (have_overlay)
+		unmount(ROOT "-ovl");
 }
 
-/* The same, for one file in the roots of the largest N (lookups among N entries). */
+/*
+ * The same, for one file in the roots of the largest N (lookups among N
+ * entries); the overlay is one of all of BASE at its path in the root.
+ */
 static void access_big_bench(size_t n)
 {
 	char **files = make_files(n), file[PATH_MAX];
-	const char *sel[NR_OPS];
-	const char *dirs[NR_WAYS] = { "", ROOT "-bind", NULL };
+	const char *dirs[NR_WAYS] = { "", ROOT "-bind", NULL, NULL };
 
 	snprintf(file, sizeof(file), "%s", files[n / 2] + 1);	/* no leading / */
-	sel[OP_OPEN] = sel[OP_STAT] = file;
 	bind_root(ROOT "-bind", files, n);
 	if (have_jailfs) {
 		if (jailfs_mount(ROOT "-jailfs", files, n) < 0)
 			die("jailfs mount");
 		dirs[W_JAILFS] = ROOT "-jailfs";
 	}
+	mkdir_p(ROOT "-ovl" BASE);
+	if (have_overlay) {
+		if (overlay_mount(ROOT "-ovl" BASE, BASE) < 0)
+			die("overlay mount of " BASE);
+		dirs[W_OVERLAY] = ROOT "-ovl";
+	}
 	char title[PATH_MAX + 80];
 
 	snprintf(title, sizeof(title), "File access to /%s in the roots of %zu files", file, n);
-	access_table(title, dirs, sel, 2);
+	access_table(title, dirs, file, NULL, 2);
 	unmount(ROOT "-bind");
 	if (have_jailfs)
 		unmount(ROOT "-jailfs");
+	if (have_overlay)
+		unmount(ROOT "-ovl" BASE);
 	for (size_t i = 0; i < n; i++)
 		free(files[i]);
 	free(files);
@@ -771,6 +895,7 @@ int main(int argc, char **argv)
 	mkdir_p(ACC);
 	write_file(ACC "/small", "a small file, read through each kind of mount\n", 46, 0644);
 	copy_self(ACC "/prog");
+	mkdir_p(EMPTY);
 
 	fd = uj_fsopen("jailfs", UJ_FSOPEN_CLOEXEC);
 	have_jailfs = fd >= 0;
@@ -784,7 +909,8 @@ int main(int argc, char **argv)
 		die("uname");
 	printf("jailfs benchmark, kernel %s, %ld CPUs; bind = the syscalls of ujail's bind "
 	       "backend (stage_bind.c) reimplemented here;\nbwrap = a whole `bwrap --ro-bind F F"
-	       " ... prog noop` run, start to exit%s\n", uts.release, sysconf(_SC_NPROCESSORS_ONLN),
+	       " ... prog noop` run, start to exit%s;\noverlayfs = a read-only overlay "
+	       "(lowerdir=DIR:" EMPTY ", no upper) of the same lower tree\n", uts.release, sysconf(_SC_NPROCESSORS_ONLN),
 	       bwrap ? "" : " (not measured: no -b)");
 	fflush(stdout);
 
@@ -793,6 +919,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jailfs_bench: %zu files done\n", counts[i]);
 	}
 	print_setup(rows, ncounts);
+	timer_calibrate();
+	printf("\nAccess: each op timed alone, %.0f ns of timing subtracted\n", timer_ns);
 	fflush(stdout);
 	access_bench();
 	fflush(stdout);

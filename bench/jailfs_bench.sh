@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# jailfs next to ujail's bind backend and bubblewrap (bench/jailfs_bench.c):
-# root setup time and mount-table size for 10..5000 staged files, the cost
-# of cloning the mount namespace afterwards, and file access through jailfs
-# and through a bind mount. jailfs is a module, and this host cannot load
+# jailfs next to ujail's bind backend, overlayfs and bubblewrap
+# (bench/jailfs_bench.c): root setup time and mount-table size for
+# 10..5000 staged files, the cost of cloning the mount namespace
+# afterwards, and file access through jailfs,
+# through a bind mount and through a read-only overlayfs of the same lower
+# tree (the test kernel has CONFIG_OVERLAY_FS=y), with the steps of an open
+# measured one by one. jailfs is a module, and this host cannot load
 # modules: the patched kernel boots in QEMU with scripts/vm.sh, the module
 # is loaded there and everything is measured in the guest. Without KVM the
 # CPU is emulated (TCG): compare the columns of one run, not absolute times.

@@ -7,6 +7,7 @@
 #ifndef _JAILFS_COMPAT_H
 #define _JAILFS_COMPAT_H
 
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
@@ -58,6 +59,19 @@ static inline void jailfs_vma_forbid_exec(struct vm_area_struct *vma)
 	vm_flags_clear(vma, VM_MAYEXEC);
 #else
 	vma->vm_flags &= ~VM_MAYEXEC;
+#endif
+}
+
+/*
+ * 6.6+: __fput_sync() serves any task (close(2) uses it); before, it was
+ * for kernel threads only. Kernels with backing files (6.8+) have that.
+ */
+static inline void jailfs_fput_now(struct file *file)
+{
+#ifdef JAILFS_HAVE_BACKING_FILE
+	__fput_sync(file);
+#else
+	fput(file);
 #endif
 }
 

@@ -53,9 +53,16 @@ static int jailfs_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * ->release runs where a file's last reference is put: in close(2), which
+ * puts it synchronously itself, in task work, or in the delayed-fput
+ * worker, never in atomic context and with no lock held. The lower file
+ * is put right here too (where the kernel allows it): fput() would queue
+ * it as task work, one more round per close for nothing.
+ */
 static int jailfs_release(struct inode *inode, struct file *file)
 {
-	fput(file->private_data);
+	jailfs_fput_now(file->private_data);
 	return 0;
 }
 

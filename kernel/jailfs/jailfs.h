@@ -139,7 +139,7 @@ extern const struct inode_operations jailfs_symlink_iops;
 extern const struct inode_operations jailfs_special_iops;
 
 /* namei.c */
-extern const struct dentry_operations jailfs_dops;
+extern const struct dentry_operations jailfs_entry_root_dops;
 struct dentry *jailfs_lookup(struct inode *dir, struct dentry *dentry,
 			     unsigned int flags);
 int jailfs_want_write(struct inode *dir);

@@ -34,14 +34,12 @@ static bool jailfs_same_name(struct dentry *a, struct dentry *b)
 }
 
 /* Whether the lower dentry still is the object this dentry names. */
-static int jailfs_lower_current(struct dentry *dentry, struct dentry *lower)
+static int jailfs_lower_current(struct dentry *dentry, struct jailfs_entry *entry,
+				struct dentry *lower)
 {
-	struct jailfs_entry *entry = JAILFS_I(d_inode(dentry))->entry;
 	struct dentry *parent, *lower_parent;
 	int valid;
 
-	if (lower == entry->src.dentry)
-		return 1;
 	if (d_unhashed(lower) || d_is_negative(lower))
 		return 0;
 	parent = dget_parent(dentry);
@@ -53,14 +51,82 @@ static int jailfs_lower_current(struct dentry *dentry, struct dentry *lower)
 	return valid;
 }
 
+/*
+ * Two names compared without locks, as in an RCU walk: either may be
+ * renamed meanwhile (the caller's d_seq check catches that), but every
+ * name ends in a NUL, so stopping at one never reads past a name.
+ */
+static bool jailfs_same_name_rcu(const struct dentry *a, const struct dentry *b)
+{
+	const unsigned char *na = READ_ONCE(a->d_name.name);
+	const unsigned char *nb = READ_ONCE(b->d_name.name);
+	unsigned int len = READ_ONCE(a->d_name.len), i;
+
+	if (len != READ_ONCE(b->d_name.len))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!na[i] || na[i] != nb[i])
+			return false;
+	return true;
+}
+
+/*
+ * jailfs_lower_current() for an RCU walk: no references, no sleeping.
+ * The dentries read are freed only after a grace period; the lower
+ * dentry's d_seq changes with each rename, unlink and unhash of it, so
+ * the checks it brackets saw one state of it; the VFS checks this
+ * dentry's own d_seq. It only confirms: anything else is -ECHILD, and
+ * the walk retries in ref-walk mode, where the answer is final.
+ */
+static int jailfs_lower_current_rcu(struct dentry *dentry,
+				    struct jailfs_entry *entry,
+				    struct dentry *lower)
+{
+	struct dentry *parent = READ_ONCE(dentry->d_parent);
+	unsigned int seq = raw_seqcount_begin(&lower->d_seq);
+	bool valid;
+
+	valid = !d_unhashed(lower) && d_is_positive(lower) &&
+		READ_ONCE(lower->d_parent) == READ_ONCE(parent->d_fsdata) &&
+		jailfs_same_name_rcu(dentry, lower) &&
+		jailfs_in_entry(lower, entry);
+	if (!valid || read_seqcount_retry(&lower->d_seq, seq))
+		return -ECHILD;
+	return 1;
+}
+
+/* A negative dentry is final only in a synthesized directory. */
+static int jailfs_negative_valid(struct dentry *dentry, unsigned int flags)
+{
+	struct dentry *parent;
+	struct inode *dir;
+	int valid;
+
+	if (flags & LOOKUP_RCU) {
+		dir = d_inode_rcu(READ_ONCE(dentry->d_parent));
+		return dir && !JAILFS_I(dir)->entry ? 1 : -ECHILD;
+	}
+	parent = dget_parent(dentry);
+	valid = !JAILFS_I(d_inode(parent))->entry;
+	dput(parent);
+	return valid;
+}
+
+/*
+ * The inode is read once and passed down: in an RCU walk an unlink can
+ * make the dentry negative at any time, and a second read would see NULL.
+ */
 static int jailfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
 	struct inode *inode = d_inode_rcu(dentry);
-	struct dentry *lower, *parent;
-	int valid;
+	struct jailfs_entry *entry;
+	struct dentry *lower;
 
+	if (!inode)
+		return jailfs_negative_valid(dentry, flags);
+	entry = JAILFS_I(inode)->entry;
 	/* Synthesized directories never change. */
-	if (inode && !JAILFS_I(inode)->entry)
+	if (!entry)
 		return 1;
 	/*
 	 * Invalidating a mountpoint detaches what is mounted on it: a -r cover
@@ -73,17 +139,11 @@ static int jailfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 		return 1;
 	lower = READ_ONCE(dentry->d_fsdata);
 	/* An entry's root stays what it was when mounted (a bind mount). */
-	if (inode && lower == JAILFS_I(inode)->entry->src.dentry)
+	if (lower == entry->src.dentry)
 		return 1;
 	if (flags & LOOKUP_RCU)
-		return -ECHILD;
-	if (inode)
-		return jailfs_lower_current(dentry, lower);
-	/* Negative: final only in a synthesized directory. */
-	parent = dget_parent(dentry);
-	valid = !JAILFS_I(d_inode(parent))->entry;
-	dput(parent);
-	return valid;
+		return lower ? jailfs_lower_current_rcu(dentry, entry, lower) : -ECHILD;
+	return jailfs_lower_current(dentry, entry, lower);
 }
 
 static void jailfs_d_release(struct dentry *dentry)
@@ -91,8 +151,19 @@ static void jailfs_d_release(struct dentry *dentry)
 	dput(dentry->d_fsdata);
 }
 
-const struct dentry_operations jailfs_dops = {
+/* Names below an entry's root: the host may change them. */
+static const struct dentry_operations jailfs_dops = {
 	.d_revalidate = jailfs_d_revalidate,
+	.d_release = jailfs_d_release,
+};
+
+/*
+ * An entry's root stays what it was when mounted (a bind mount) and the
+ * mount's tree never changes: names in synthesized directories need no
+ * revalidation, which spares each path walk a call per component there.
+ * Synthesized directories and their negative names hold no lower dentry.
+ */
+const struct dentry_operations jailfs_entry_root_dops = {
 	.d_release = jailfs_d_release,
 };
 
@@ -119,8 +190,10 @@ static struct dentry *jailfs_lookup_synth(struct inode *dir, struct dentry *dent
 				 dentry->d_name.len);
 	if (!node)
 		return d_splice_alias(NULL, dentry);
-	if (node->entry)
+	if (node->entry) {
+		d_set_d_op(dentry, &jailfs_entry_root_dops);
 		return jailfs_splice(dentry, dget(node->entry->src.dentry), node->entry);
+	}
 	inode = jailfs_synth_inode(dir->i_sb, node);
 	if (IS_ERR(inode))
 		return ERR_CAST(inode);
@@ -137,6 +210,7 @@ struct dentry *jailfs_lookup(struct inode *dir, struct dentry *dentry,
 		return ERR_PTR(-ENAMETOOLONG);
 	if (!entry)
 		return jailfs_lookup_synth(dir, dentry);
+	d_set_d_op(dentry, &jailfs_dops);
 
 	lower_dir = jailfs_lower_dentry(dentry->d_parent);
 	if (!jailfs_in_entry(lower_dir, entry))

@@ -91,7 +91,6 @@ static int jailfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	}
 	sb->s_magic = JAILFS_MAGIC;
 	sb->s_op = &jailfs_super_ops;
-	sb->s_d_op = &jailfs_dops;
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_time_gran = 1;
 
@@ -102,8 +101,10 @@ static int jailfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 	root = sbi->root;
-	if (root->entry)
+	if (root->entry) {
+		d_set_d_op(sb->s_root, &jailfs_entry_root_dops);
 		sb->s_root->d_fsdata = dget(root->entry->src.dentry);
+	}
 	return 0;
 }
 

@@ -283,6 +283,33 @@ TEST_F(ops, host_rename_out_of_the_entry_does_not_leak)
 	EXPECT_EQ(ENOENT, WEXITSTATUS(status));
 }
 
+/*
+ * Cached names follow what the host does inside an entry: path walks
+ * revalidate them in RCU mode, which only confirms an unchanged lower
+ * dentry and leaves every change to the ref-walk check.
+ */
+TEST_F(ops, host_changes_inside_the_entry_are_seen)
+{
+	ASSERT_EQ(0, make_path(HOST "/rw/a", "one\n"));
+	ASSERT_EQ(4, read_all(JAIL "/rw/a", self->buf, sizeof(self->buf)));
+	ASSERT_EQ(0, rename(HOST "/rw/a", HOST "/rw/b"));
+	EXPECT_EQ(-ENOENT, read_all(JAIL "/rw/a", self->buf, sizeof(self->buf)));
+	EXPECT_EQ(4, read_all(JAIL "/rw/b", self->buf, sizeof(self->buf)));
+
+	ASSERT_EQ(0, make_path(HOST "/rw/a", "second\n"));
+	ASSERT_EQ(7, read_all(JAIL "/rw/a", self->buf, sizeof(self->buf)));
+	ASSERT_EQ(0, rename(HOST "/rw/b", HOST "/rw/a"));
+	EXPECT_EQ(4, read_all(JAIL "/rw/a", self->buf, sizeof(self->buf)));
+	EXPECT_EQ(-ENOENT, read_all(JAIL "/rw/b", self->buf, sizeof(self->buf)));
+
+	ASSERT_EQ(0, rename(HOST "/rw/sub/x", HOST "/rw/x"));
+	EXPECT_EQ(-ENOENT, read_all(JAIL "/rw/sub/x", self->buf, sizeof(self->buf)));
+	EXPECT_EQ(2, read_all(JAIL "/rw/x", self->buf, sizeof(self->buf)));
+
+	ASSERT_EQ(0, unlink(HOST "/rw/a"));
+	EXPECT_EQ(-ENOENT, read_all(JAIL "/rw/a", self->buf, sizeof(self->buf)));
+}
+
 TEST_F(ops, lower_noexec_nodev_nosuid_are_honoured)
 {
 	char cmd[256];
