@@ -5,7 +5,8 @@
 # ABI, jailfs (loaded, kselftests, fsx, a short stress, unloaded), then
 # ujail-seccomp run (tests/seccomp/run_test.sh), ujail's jail suite with
 # both root backends (bind and UJAIL_FS=jailfs) and utrace with the ptrace
-# backend. Ends with "N passed, N failed".
+# backend; for aarch64 also Debian's stock arm64 kernels (6.12, 6.1). Ends
+# with "N passed, N failed".
 #
 #   scripts/check-target.sh aarch64|mipsel [RESULTS_DIR]
 #
@@ -25,9 +26,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 t=${1:-}
 case $t in
-aarch64) image=build/kernel/out-aarch64/Image triple=aarch64-linux-gnu
+aarch64) image=build/kernel/out-aarch64/Image triple=aarch64-linux-gnu karch=arm64
 	ld_glibc=ld-linux-aarch64.so.1 ld_musl=ld-musl-aarch64.so.1 ;;
-mipsel) image=build/kernel/out-mipsel/vmlinux triple=mipsel-linux-gnu
+mipsel) image=build/kernel/out-mipsel/vmlinux triple=mipsel-linux-gnu karch=mips
 	ld_glibc=ld.so.1 ld_musl=ld-musl-mipsel.so.1 ;;
 *) echo "check-target.sh: usage: check-target.sh aarch64|mipsel [RESULTS_DIR]" >&2; exit 2 ;;
 esac
@@ -83,12 +84,20 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		--guest-file "/usr/$triple/lib/libc.so.6=/lib/$triple/libc.so.6"
 		--guest-file "$top/build/sysroot/$t/lib/libc.so=/lib/$ld_musl"
 	)
+	# The kernel's suite, with the failures known on the target (its
+	# *.known-failures list, each reported as TAP TODO) apart.
+	bpf_run='seccomp_bpf: ./seccomp_bpf'
+	known=tests/kselftest/arch/$karch.known-failures
+	if [ -e "$known" ]; then
+		files+=(--file tests/lib/known_failures.sh --file "$known")
+		bpf_run="seccomp_bpf: sh known_failures.sh $(basename "$known") ./seccomp_bpf"
+	fi
 	# ujail's backend is auto: the bind run goes before jailfs is loaded.
 	echo "== qemu: $t"
 	scripts/vm.sh --arch "$t" --kernel "$image" --out "$results/vm-$t" \
 		--timeout "${UJAIL_TARGET_TIMEOUT:-2400}" "${files[@]}" "${runtime[@]}" \
 		--run 'log_errno: ./log_errno_test' \
-		--run 'seccomp_bpf: ./seccomp_bpf' \
+		--run "$bpf_run" \
 		--run 'landlock: ./landlock_abi_test' \
 		--run "seccomp_run: $seccomp_run" \
 		--run "ujail_setup: $ujail_setup" \
@@ -97,6 +106,30 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		--run "ujail_jail_jailfs: ${ujail_run/chroot . env/chroot . env UJAIL_FS=jailfs}" \
 		"${jailfs_rmmod[@]}" \
 		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run"
+	# aarch64: Debian's stock arm64 cloud kernels too (6.12 and 6.1, no
+	# patch), as the x86_64 stock guests: log_errno absent, the kernel's
+	# suite, the notify and audit fallbacks, ujail's jail suite (bind: no
+	# jailfs module, Debian's arm64 headers carry arm64 build tools) and
+	# utrace.
+	if [ "$t" = aarch64 ]; then
+		for series in 6.12 6.1; do
+			stock=$(scripts/stock-kernel.sh "$series" arm64 2>>"$results/stock-$t.log") || {
+				echo "not ok 1 stock $series arm64 kernel: see stock-$t.log" \
+					>"$results/build-stock-$series-$t.tap"
+				continue
+			}
+			echo "== qemu: $t, stock $series"
+			scripts/vm.sh --arch "$t" --kernel "$stock" --out "$results/vm-$t-stock-$series" \
+				--timeout "${UJAIL_TARGET_TIMEOUT:-2400}" "${files[@]}" "${runtime[@]}" \
+				--file "$XT/log_errno_absent_test" \
+				--run 'log_errno_absent: ./log_errno_absent_test' \
+				--run 'seccomp_bpf: ./seccomp_bpf' \
+				--run "seccomp_run: EXPECT_AUDIT=1 $seccomp_run" \
+				--run "ujail_setup: $ujail_setup" \
+				--run "ujail_jail: $ujail_run" \
+				--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run"
+		done
+	fi
 fi
 
 [ $own = 1 ] || exit 0
