@@ -119,7 +119,8 @@ if build_step "vm-$t" make -s "vm-$t"; then
 				continue
 			}
 			echo "== qemu: $t, stock $series"
-			scripts/vm.sh --arch "$t" --kernel "$stock" --out "$results/vm-$t-stock-$series" \
+			scripts/vm.sh --arch "$t" --virtio pci --kernel "$stock" \
+				--out "$results/vm-$t-stock-$series" \
 				--timeout "${UJAIL_TARGET_TIMEOUT:-2400}" "${files[@]}" "${runtime[@]}" \
 				--file "$XT/log_errno_absent_test" \
 				--run 'log_errno_absent: ./log_errno_absent_test' \

@@ -5,13 +5,15 @@
 #   scripts/vm.sh [--arch x86_64|aarch64|mipsel] --kernel IMAGE --out DIR
 #                 [--file PATH]... [--modules DIR] [--host-file PATH]...
 #                 [--guest-file HOST=GUEST]... [--append ARGS]
-#                 [--timeout SECONDS] [--mem MB]
+#                 [--timeout SECONDS] [--mem MB] [--virtio mmio|pci]
 #                 --run 'NAME: COMMAND'...
 #
 # --arch picks the machine (x86_64 by default):
 #   x86_64   qemu-system-x86_64 -M pc, a bzImage; console ttyS0, output ttyS1
 #   aarch64  qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 2, an Image;
 #            console ttyAMA0 (virt's one PL011), output on a virtio console
+#            (virtio-mmio, or --virtio pci for Debian's stock kernels, whose
+#            virtio-mmio transport is a module)
 #   mipsel   qemu-system-mipsel -M malta (one 24Kf), a 32-bit vmlinux;
 #            console ttyS0, output ttyS1
 # The initramfs has that architecture's busybox: the host's busybox-static
@@ -34,7 +36,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-arch=x86_64 kernel="" out="" modules="" append="" timeout=300 mem=512
+virtio=mmio arch=x86_64 kernel="" out="" modules="" append="" timeout=300 mem=512
 files=() host_files=() guest_files=() runs=()
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--virtio) virtio=$2; shift 2 ;;
 	--run) runs+=("$2"); shift 2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
@@ -58,6 +61,11 @@ done
 [ -n "$kernel" ] && [ -r "$kernel" ] || die "--kernel: '$kernel' is not a readable kernel image"
 [ -n "$out" ] || die "--out is required"
 [ ${#runs[@]} -gt 0 ] || die "nothing to --run"
+case $virtio in
+mmio) virtio_serial=virtio-serial-device ;;
+pci) virtio_serial=virtio-serial-pci ;;
+*) die "--virtio: '$virtio' is not mmio or pci" ;;
+esac
 case $arch in
 x86_64)
 	qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86 console=ttyS0 output=/dev/ttyS1
@@ -69,7 +77,7 @@ aarch64)
 	busybox=$("$top/scripts/target-deb.sh" aarch64 busybox-static)/bin/busybox || die "no busybox for aarch64"
 	# shellcheck disable=SC2054	# QEMU's option lists are comma-separated
 	machine=(-M virt -cpu cortex-a57 -smp 2 -serial "file:$out/console.log"
-		-device virtio-serial-device -chardev "file,id=tests,path=$out/tests.log"
+		-device "$virtio_serial" -chardev "file,id=tests,path=$out/tests.log"
 		-device virtconsole,chardev=tests) ;;
 mipsel)
 	qemu=qemu-system-mipsel qemu_pkg=qemu-system-mips console=ttyS0 output=/dev/ttyS1
