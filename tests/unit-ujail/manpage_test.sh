@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # ujail.8 renders without a warning, and documents every option and jail
-# file key of the option table in options/options.c. Prints TAP.
+# file key of the option table in options/option_table.c. Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
 page=$top/userspace/ujail/ujail.8
-src=$top/userspace/ujail/options/options.c
+src=$top/userspace/ujail/options/option_table.c
 
 # no_output COMMAND...: ok when COMMAND succeeds and prints nothing on
 # either stream (the warnings).
