@@ -13,7 +13,7 @@
  * For each N (default 10 100 1000 5000), it prints the median of RUNS:
  *   - jailfs: fsopen, one fsconfig("ro_path", SRC) per file, CMD_CREATE,
  *     fsmount, move_mount onto an empty directory;
- *   - bind: the syscalls of userspace/ujail/stage_bind.c per file (open
+ *   - bind: the syscalls of userspace/ujail/root/stage_bind.c per file (open
  *     O_PATH, mount point created beneath the root with openat2, open_tree
  *     clone, mount_setattr ro,nosuid,nodev, move_mount) on a fresh tmpfs;
  *   - bwrap: a whole `bwrap --ro-bind F F ... PROG noop` run, as is;
