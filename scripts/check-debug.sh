@@ -23,17 +23,9 @@ fi
 mkdir -p "$results"
 STRESS_SECONDS=${JAILFS_STRESS_SECONDS:-60}
 
-build_step() {	# build_step NAME COMMAND...: one TAP result, the log kept
-	local name=$1; shift
-	echo "== debug build: $name"
-	if "$@" >"$results/build-$name.log" 2>&1; then
-		echo "ok 1 build $name" >"$results/build-$name.tap"
-		return 0
-	fi
-	tail -n 40 "$results/build-$name.log"
-	echo "not ok 1 build $name" >"$results/build-$name.tap"
-	return 1
-}
+build_label=debug
+# shellcheck source=scripts/build-step.sh
+. "$top/scripts/build-step.sh"
 
 ok=1
 build_step kernel-debug make -s kernel-debug || ok=0

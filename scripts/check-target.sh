@@ -45,17 +45,9 @@ mkdir -p "$results"
 X=$top/build/$t
 XT=$X/tests/vm
 
-build_step() {	# build_step NAME COMMAND...: one TAP result, the log kept
-	local name=$1; shift
-	echo "== $t build: $name"
-	if "$@" >"$results/build-$name.log" 2>&1; then
-		echo "ok 1 build $name" >"$results/build-$name.tap"
-		return 0
-	fi
-	tail -n 40 "$results/build-$name.log"
-	echo "not ok 1 build $name" >"$results/build-$name.tap"
-	return 1
-}
+build_label="$t"
+# shellcheck source=scripts/build-step.sh
+. "$top/scripts/build-step.sh"
 
 if build_step "vm-$t" make -s "vm-$t"; then
 	# The trees the guest gets, as on x86_64 (scripts/check.sh).
