@@ -159,17 +159,20 @@ check "procd layout: procd_test.sh passes (/sbin the installed one)" \
 		"$d/sbin" "$d/lib"
 
 # ---- LAYOUT=prefix (the default), PREFIX ----
+# What LAYOUT=prefix installs under PREFIX ("f" a file, "l" a link).
+prefix_files=(
+	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace"
+	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper"
+	"f lib/ujail/libujail-seccomp.so.0" "f lib/ujail/utrace-ebpf.so" "f lib/ujail/ujail-veth.so"
+	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8"
+	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5"
+	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace"
+	"l share/bash-completion/completions/ujail-seccomp"
+	"l share/bash-completion/completions/seccomp-trace"
+)
 p=$tmp/prefix
 check "make install PREFIX=..." install prefix PREFIX="$p"
-check "prefix layout: bin, lib, the man page" files_are "$p" \
-	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
-	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
-	"f lib/ujail/libujail-seccomp.so.0" "f lib/ujail/utrace-ebpf.so" "f lib/ujail/ujail-veth.so" \
-	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
-	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5" \
-	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace" \
-	"l share/bash-completion/completions/ujail-seccomp" \
-	"l share/bash-completion/completions/seccomp-trace"
+check "prefix layout: bin, lib, the man page" files_are "$p" "${prefix_files[@]}"
 programs "$p/bin" "$p/lib" prefix
 plugins "$p/bin" "$p/lib" prefix
 check "prefix layout: the shims run PREFIX/bin/ujail-seccomp" \
@@ -179,15 +182,7 @@ check "prefix layout: procd_test.sh passes" procd_suite prefix "$p/bin" "$p/lib"
 
 # ---- defaults and errors ----
 check "make install DESTDIR=...: PREFIX is /usr/local" install default DESTDIR="$tmp/default"
-check "  its files under DESTDIR/usr/local" files_are "$tmp/default/usr/local" \
-	"f bin/ujail" "f bin/ujail-seccomp" "l bin/seccomp-trace" "f bin/utrace" \
-	"f lib/libpreload-seccomp.so" "f lib/musl/libpreload-seccomp.so" "f lib/ujail/ujail-keeper" \
-	"f lib/ujail/libujail-seccomp.so.0" "f lib/ujail/utrace-ebpf.so" "f lib/ujail/ujail-veth.so" \
-	"f share/man/man8/ujail.8" "f share/man/man8/ujail-seccomp.8" \
-	"l share/man/man8/seccomp-trace.8" "f share/man/man8/utrace.8" "f share/man/man5/jailfs.5" \
-	"f share/bash-completion/completions/ujail" "l share/bash-completion/completions/utrace" \
-	"l share/bash-completion/completions/ujail-seccomp" \
-	"l share/bash-completion/completions/seccomp-trace"
+check "  its files under DESTDIR/usr/local" files_are "$tmp/default/usr/local" "${prefix_files[@]}"
 check "make uninstall DESTDIR=...: nothing of it left" eval \
 	'make -s -C "$top" uninstall DESTDIR="$tmp/default" >"$tmp/un.log" 2>&1 &&
 	 [ -z "$(find "$tmp/default" ! -type d)" ] && [ ! -e "$tmp/default/usr/local/lib/ujail" ]'
