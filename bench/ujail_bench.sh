@@ -97,7 +97,7 @@ printf '  bwrap --unshare-all / floor -N        %s   (the most a runner could re
 echo
 echo "Against the floor and bubblewrap's CPU time (lower: ujail better)"
 printf '  ujail / floor                         %s   (target <= 1.15)\n' "$(ratio "ujail (mnt,pid,ipc,uts)" "floor: ns_floor (mnt,pid,ipc,uts)")"
-printf '  ujail -N / floor -N                   %s   (target <= 1.15)\n' "$(ratio "ujail -N" "floor: ns_floor -N (+net)")"
+printf '  ujail -p -N / floor -N                %s   (target <= 1.15; the floor has no /proc)\n' "$(ratio "ujail -p -N" "floor: ns_floor -N (+net)")"
 printf '  cpu: ujail -p / bwrap pid,ipc,uts+/proc %s (target <= 1)\n' "$(cpu_ratio "ujail -p" "bwrap pid,ipc,uts + /proc")"
 printf '  cpu: ujail -p -N / bwrap +net         %s   (target <= 1)\n' "$(cpu_ratio "ujail -p -N" "bwrap ... + --unshare-net")"
 
