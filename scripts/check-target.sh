@@ -3,9 +3,10 @@
 # a QEMU system guest under TCG (scripts/vm.sh --arch TARGET), with the
 # target's own programs: log_errno and the kernel's seccomp_bpf, Landlock's
 # ABI, jailfs (loaded, kselftests, fsx, a short stress, unloaded), then
-# ujail-seccomp run (tests/seccomp/run_test.sh), ujail's jail suite with
-# both root backends (bind and UJAIL_FS=jailfs) and utrace with the ptrace
-# backend; for aarch64 also Debian's stock arm64 cloud kernel 6.12. Ends
+# ujail-seccomp run (tests/seccomp/run_test.sh), ujail's jail suite and
+# OpenWrt's services in a router's root (tests/ujail/router_test.sh), each
+# with both root backends (bind and UJAIL_FS=jailfs), and utrace with the
+# ptrace backend; for aarch64 also Debian's stock arm64 cloud kernel 6.12. Ends
 # with "N passed, N failed".
 #
 #   scripts/check-target.sh aarch64|mipsel [RESULTS_DIR]
@@ -66,7 +67,7 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		"$top/build/jailfs/$t/jailfs.ko" "$XT"/jailfs_{mount,ops,fsx,stress}_test \
 		"$X/bin/ujail-seccomp" tests/seccomp/run_test.sh tests/lib/tap.sh \
 		"$XT"/seccomp/sysprobe-{glibc,glibc-static,musl,musl-static} "$XT/seccomp/nostart" \
-		"$stage/lib" "$stage/vm-ujail" tests/ujail/jail_test.sh tests/lib/checks.sh \
+		"$stage/lib" "$stage/vm-ujail" tests/ujail/{jail,router}_test.sh tests/lib/checks.sh \
 		"$XT/probes" "$X/bin/utrace" tests/utrace/utrace_test.sh "$stage/utrace-progs"; do
 		files+=(--file "$f")
 	done
@@ -84,7 +85,10 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		files+=(--file tests/lib/known_failures.sh --file "$known")
 		bpf_run="seccomp_bpf: sh known_failures.sh $(basename "$known") ./seccomp_bpf"
 	fi
-	# ujail's backend is auto: the bind run goes before jailfs is loaded.
+	# ujail's backend is auto: the bind runs go before jailfs is loaded.
+	# The router's musl programs need the target's loader (hard-float on
+	# mipsel: ld-musl-mipsel.so.1, where OpenWrt's routers have -sf).
+	router_t="${router_run/env /env MUSL_LD=/lib/$ld_musl }"
 	echo "== qemu: $t"
 	scripts/vm.sh --arch "$t" --kernel "$image" --out "$results/vm-$t" \
 		--timeout "${UJAIL_TARGET_TIMEOUT:-2400}" "${files[@]}" "${runtime[@]}" \
@@ -94,8 +98,10 @@ if build_step "vm-$t" make -s "vm-$t"; then
 		--run "seccomp_run: $seccomp_run" \
 		--run "ujail_setup: $ujail_setup" \
 		--run "ujail_jail: $ujail_run" \
+		--run "ujail_router: $router_t" \
 		"${jailfs_runs[@]}" \
 		--run "ujail_jail_jailfs: ${ujail_run/chroot . env/chroot . env UJAIL_FS=jailfs}" \
+		--run "ujail_router_jailfs: UJAIL_FS=jailfs $router_t" \
 		"${jailfs_rmmod[@]}" \
 		--run "utrace-ptrace: UTRACE_BACKEND=ptrace $utrace_run"
 	# aarch64: Debian's stock arm64 cloud kernel too (6.12, no patch), as

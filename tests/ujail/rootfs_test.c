@@ -879,9 +879,15 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 static int choose_backend(void)
 {
 	const char *want = getenv("UJAIL_FS");
+	struct jail_opts o = { .fs_kind = JAIL_FS_BIND };
+	const char *why = want ? jail_fs_kind_parse(want, &o.fs_kind) : NULL;
 	char err[256];
 
-	if (jail_fs_choose(want ? want : "bind", &backend, err, sizeof(err)) < 0) {
+	if (why) {
+		printf("# UJAIL_FS=%s: %s\n", want, why);
+		return -1;
+	}
+	if (jail_fs_choose(&o, &backend, err, sizeof(err)) < 0) {
 		printf("# %s\n", err);
 		return -1;
 	}

@@ -846,6 +846,9 @@ static void render_field(const struct jail_opts *o, const char *field, char *buf
 		snprintf(buf, len, "%s", o->io_weight_value);
 	else if (!strcmp(field, "trace_backend_kind"))
 		snprintf(buf, len, "%d", (int)o->trace_backend_kind);
+	else if (!strcmp(field, "fs_kind"))
+		snprintf(buf, len, "%s", o->fs_kind == JAIL_FS_BAD_ENV ? "bad-env" :
+			 jail_fs_kind_name(o->fs_kind));
 	else
 		snprintf(buf, len, "no such field %s", field);
 }
@@ -875,19 +878,25 @@ static const struct {
 	{ { "--io-weight", "200" }, "io_weight_value", "default 200" },
 	{ { "--trace", "/tmp/p.json", "--trace-backend", "ptrace" }, "trace_backend_kind", "2" },
 	{ { "--trace", "/tmp/p.json", "--trace-backend", "ebpf" }, "trace_backend_kind", "1" },
+	{ { "-n", "x" }, "fs_kind", "auto" },		/* not given: auto */
+	{ { "--fs", "bind" }, "fs_kind", "bind" },
+	{ { "--fs", "jailfs" }, "fs_kind", "jailfs" },
+	{ { "--fs", "jailfs", "--fs", "auto" }, "fs_kind", "auto" },	/* the last */
 	/* The jail file's values, a number for a limit, and the command line's over them. */
 	{ { "--config", "@" }, "uid_ids", "5000:10" },
 	{ { "--config", "@" }, "pids_max_value", "20" },
 	{ { "--config", "@" }, "host_ip", "10.0.1.1/24" },
 	{ { "--config", "@", "--host-addr", "10.0.2.1/24" }, "host_ip", "10.0.2.1/24" },
 	{ { "--config", "@", "--pids-max", "max" }, "pids_max_value", "max" },
+	{ { "--config", "@" }, "fs_kind", "bind" },
+	{ { "--config", "@", "--fs", "jailfs" }, "fs_kind", "jailfs" },
 };
 
 static void test_parsed_once(void)
 {
 	const char *config = write_file(PARSED_CONFIG,
 		"{\"uid_map\": \"5000:10\", \"pids_max\": 20, \"veth\": \"vh1\", "
-		"\"host_addr\": \"10.0.1.1/24\"}");
+		"\"host_addr\": \"10.0.1.1/24\", \"fs\": \"bind\"}");
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s", config);
@@ -917,8 +926,61 @@ static void test_parsed_once(void)
 	unlink(path);
 }
 
+/* parse() with $UJAIL_FS set to @env; @o then holds what it gave. */
+static struct result parse_env(struct jail_opts *o, const char *env, const char **args)
+{
+	struct result r;
+
+	setenv("UJAIL_FS", env, 1);
+	r = parse(o, args);
+	unsetenv("UJAIL_FS");
+	return r;
+}
+
+/* --fs and $UJAIL_FS: one typed field; a bad $UJAIL_FS is refused at set-up. */
+static void test_fs(void)
+{
+	const char *file = write_file("fs.json", "{\"fs\": \"bind\"}");
+	struct jail_opts o;
+	struct result r;
+
+	r = parse_env(&o, "jailfs", ARGS("/bin/true"));
+	ok(r.rc == 0 && o.fs_kind == JAIL_FS_JAILFS && !o.fs && str_eq(o.fs_env, "jailfs"),
+	   "UJAIL_FS=jailfs without --fs: jailfs, and no --fs given");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse_env(&o, "jailfs", ARGS("--fs", "bind", "/bin/true"));
+	ok(r.rc == 0 && o.fs_kind == JAIL_FS_BIND && !o.fs_env, "--fs wins over UJAIL_FS");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse_env(&o, "jailfs", ARGS("--config", file, "/bin/true"));
+	ok(r.rc == 0 && o.fs_kind == JAIL_FS_BIND && !o.fs_env,
+	   "the jail file's fs wins over UJAIL_FS");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse_env(&o, "nfs", ARGS("/bin/true"));
+	ok(r.rc == 0 && o.fs_kind == JAIL_FS_BAD_ENV && str_eq(o.fs_env, "nfs") && !*r.err,
+	   "UJAIL_FS=nfs: kept for the set-up to refuse, no option error");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse_env(&o, "", ARGS("/bin/true"));
+	ok(r.rc == 0 && o.fs_kind == JAIL_FS_BAD_ENV, "UJAIL_FS empty: bad too");
+	jail_opts_free(&o);
+	result_free(&r);
+	r = parse_env(&o, "nfs", ARGS("--join", "www", "/bin/true"));
+	ok(r.rc == 0, "--join: UJAIL_FS=nfs does not matter");
+	jail_opts_free(&o);
+	result_free(&r);
+	unlink(file);
+	expect_error(ARGS("--fs", "nfs", "/bin/true"),
+		     "ujail: --fs 'nfs': must be jailfs, bind or auto");
+	expect_config_error("{\"fs\": \"nfs\"}", "fs: must be jailfs, bind or auto");
+}
+
 int main(void)
 {
+	/* The rows below are about the options; test_fs() sets it itself. */
+	unsetenv("UJAIL_FS");
 	if (!mkdtemp(tmpdir)) {
 		printf("Bail out! mkdtemp: %m\n");
 		return 1;
@@ -937,6 +999,7 @@ int main(void)
 	test_cgroup_limits();
 	test_join();
 	test_parsed_once();
+	test_fs();
 	unlink(write_file("bad.json", ""));
 	unlink(write_file("good.json", ""));
 	rmdir(tmpdir);

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "options/cgroup_value.h"
+#include "options/fs_kind.h"
 #include "options/idmap.h"
 #include "options/net_addr.h"
 #include "options/option_table.h"
-#include "root/fs_backend.h"
 #include "seccomp/errmsg.h"
 #include "utrace/backend.h"
 
@@ -45,10 +45,9 @@ static const char *check_name(const char *value)
 	return NULL;
 }
 
-/* fs_backend.c knows the backends; the table only checks the word. */
-static const char *check_fs(const char *value)
+static const char *parse_fs(const char *value, void *out)
 {
-	return jail_fs_known(value) ? NULL : "must be jailfs, bind or auto";
+	return jail_fs_kind_parse(value, out);
 }
 
 /* utrace's backend.c knows the backends; its message names utrace's option. */
@@ -136,7 +135,7 @@ const struct opt_spec opt_specs[] = {
 	STRING('S', "seccomp", "seccomp", seccomp, check_not_empty),
 	STRING(0, "trace", NULL, trace, check_not_empty),
 	PARSED(0, "trace-backend", NULL, trace_backend, trace_backend_kind, parse_trace_backend),
-	STRING(0, "fs", "fs", fs, check_fs),
+	PARSED(0, "fs", "fs", fs, fs_kind, parse_fs),
 	STRING('C', "capabilities", "capabilities", capabilities, check_not_empty),
 	FLAG(0, "keep-caps", "keep_caps", keep_caps),
 	STRING('U', "user", "user", user, check_not_empty),

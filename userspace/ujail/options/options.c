@@ -195,6 +195,25 @@ static int second_pass(struct cli *c, struct jail_opts *o)
 	return 0;
 }
 
+/*
+ * $UJAIL_FS where neither --fs nor the jail file's "fs" is given (procd
+ * cannot pass --fs). A bad value is kept, not refused here: the jail's
+ * set-up refuses it (exit 1, root/fs_backend.c); --join never reads it.
+ */
+static int fs_from_env(struct jail_opts *o)
+{
+	const char *env = getenv("UJAIL_FS");
+
+	if (o->fs || !env)
+		return 0;
+	o->fs_env = strdup(env);
+	if (!o->fs_env)
+		return opt_oom();
+	if (jail_fs_kind_parse(env, &o->fs_kind))
+		o->fs_kind = JAIL_FS_BAD_ENV;
+	return 0;
+}
+
 int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 {
 	struct cli c;
@@ -206,7 +225,7 @@ int jail_opts_parse(struct jail_opts *o, int argc, char **argv)
 	ret = first_pass(&c, o);
 	if (ret)
 		return ret;
-	if (second_pass(&c, o) || opt_check_net(o) || opt_check_member(o))
+	if (second_pass(&c, o) || opt_check_net(o) || opt_check_member(o) || fs_from_env(o))
 		return -1;
 	if (o->trace_backend && !o->trace)
 		return opt_fail(NULL, "--trace-backend needs --trace FILE");
@@ -229,5 +248,6 @@ void jail_opts_free(struct jail_opts *o)
 	free(o->joins);
 	opt_free_command(o);
 	free(o->config);
+	free(o->fs_env);
 	memset(o, 0, sizeof(*o));
 }

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "options/cgroup_value.h"
+#include "options/fs_kind.h"
 #include "options/idmap.h"
 #include "options/net_addr.h"
 #include "utrace/backend.h"
@@ -37,7 +38,9 @@ struct jail_opts {
 	char *trace;		/* --trace: learn the policy into this file */
 	char *trace_backend;	/* --trace-backend: auto, ebpf or ptrace (NULL: auto) */
 	enum utrace_backend trace_backend_kind;	/* parsed */
-	char *fs;		/* --fs: jailfs, bind or auto (NULL: auto) */
+	char *fs;		/* --fs: jailfs, bind or auto, as given (NULL: not) */
+	enum jail_fs_kind fs_kind;	/* parsed: --fs, else $UJAIL_FS, else auto */
+	char *fs_env;		/* $UJAIL_FS when it gave fs_kind, for messages */
 	char *capabilities;	/* -C, --capabilities: procd capabilities JSON */
 	bool keep_caps;		/* --keep-caps: no default drop from the bounding set */
 	char *user;		/* -U, --user */

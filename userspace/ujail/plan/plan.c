@@ -128,12 +128,6 @@ void jail_self_exe(char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
-/* --fs, else $UJAIL_FS (procd cannot pass --fs), else NULL: auto. */
-static const char *jail_fs_wanted(const struct jail_opts *o)
-{
-	return o->fs ? o->fs : getenv("UJAIL_FS");
-}
-
 /*
  * -f -U/-G without a map, as procd does it: the jail's uid and gid 0 are
  * the host ids of -U and -G (or -U's group), and the service stays 0 in
@@ -240,7 +234,7 @@ int jail_plan_make(struct jail_plan *p)
 	    jail_ns_plan(o, &p->ns, err, sizeof(err)) ||
 	    jail_veth_plan(o, &p->veth, err, sizeof(err)) ||
 	    jail_cgroup_plan(o, &p->cgroup, err, sizeof(err)) ||
-	    jail_fs_choose(jail_fs_wanted(o), &p->fs_ops, err, sizeof(err)) ||
+	    jail_fs_choose(o, &p->fs_ops, err, sizeof(err)) ||
 	    (jail_userns_wanted(o) && jail_plan_userns(p, err, sizeof(err)))) {
 		jail_msg(p, "%s", err);
 		return JAIL_EXIT_SETUP;
@@ -256,7 +250,7 @@ int jail_plan_make(struct jail_plan *p)
 	}
 	if (o->debug)
 		jail_msg(p, "root staged through %s (--fs=%s)", p->fs_ops->name,
-			 jail_fs_wanted(o) ? jail_fs_wanted(o) : "auto");
+			 jail_fs_kind_name(o->fs_kind));
 	if (o->debug) {
 		jail_baseline_describe(&p->baseline, err, sizeof(err));
 		jail_msg(p, "%s", err);

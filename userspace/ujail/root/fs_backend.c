@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* --fs: choosing the stage backend, on the host, before the jail exists. */
 #include <errno.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "root/fs_backend.h"
 #include "root/mount_api.h"
-
-bool jail_fs_known(const char *word)
-{
-	return !strcmp(word, "jailfs") || !strcmp(word, "bind") || !strcmp(word, "auto");
-}
 
 /* 0 if the kernel has jailfs (built in or loaded), else an errno. */
 static int jailfs_probe(void)
@@ -23,13 +17,14 @@ static int jailfs_probe(void)
 	return 0;
 }
 
-int jail_fs_choose(const char *want, const struct stage_ops **ops, char *err, size_t errlen)
+int jail_fs_choose(const struct jail_opts *o, const struct stage_ops **ops, char *err,
+		   size_t errlen)
 {
 	int errnum;
 
-	if (want && !jail_fs_known(want))
-		return stage_fail(err, errlen, 0, "UJAIL_FS=%s: must be jailfs, bind or auto", want);
-	if (want && !strcmp(want, "bind")) {
+	if (o->fs_kind == JAIL_FS_BAD_ENV)
+		return stage_fail(err, errlen, 0, "UJAIL_FS=%s: must be " JAIL_FS_WORDS, o->fs_env);
+	if (o->fs_kind == JAIL_FS_BIND) {
 		*ops = &stage_bind_ops;
 		return 0;
 	}
@@ -38,7 +33,7 @@ int jail_fs_choose(const char *want, const struct stage_ops **ops, char *err, si
 		*ops = &stage_jailfs_ops;
 		return 0;
 	}
-	if (!want || !strcmp(want, "auto")) {
+	if (o->fs_kind == JAIL_FS_AUTO) {
 		*ops = &stage_bind_ops;
 		return 0;
 	}

@@ -7,20 +7,18 @@
 #ifndef UJAIL_FS_BACKEND_H
 #define UJAIL_FS_BACKEND_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
+#include "options/options.h"
 #include "root/stage.h"
 
-/* True if @word is "jailfs", "bind" or "auto" (--fs's values). */
-bool jail_fs_known(const char *word);
-
 /*
- * The backend for --fs @want (NULL: auto; the caller passes $UJAIL_FS
- * when --fs is not given, checked here): jailfs only if the kernel
- * knows the filesystem (fsopen succeeds). Returns 0 with *@ops set, or
- * -1 with @err saying why --fs=jailfs cannot be had.
+ * The backend @o->fs_kind asks for (--fs, else $UJAIL_FS, parsed by the
+ * options): jailfs only if the kernel knows the filesystem (fsopen
+ * succeeds). Returns 0 with *@ops set, or -1 with @err saying why not:
+ * a bad $UJAIL_FS, or --fs=jailfs that cannot be had.
  */
-int jail_fs_choose(const char *want, const struct stage_ops **ops, char *err, size_t errlen);
+int jail_fs_choose(const struct jail_opts *o, const struct stage_ops **ops, char *err,
+		   size_t errlen);
 
 #endif
