@@ -39,7 +39,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 virtio=mmio arch=x86_64 kernel="" out="" modules="" append="" timeout=300 mem=512
 files=() host_files=() guest_files=() runs=()
 
-die() { echo "vm.sh: $*" >&2; exit 2; }
+# Once --out is known, a guest that cannot start still leaves a failed
+# result there, so a results summary counts it rather than nothing.
+die() {
+	echo "vm.sh: $*" >&2
+	[ -z "$out" ] || ! [ -d "$out" ] ||
+		echo "not ok 1 guest did not start: $*" >"$out/vm.tap"
+	exit 2
+}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -58,8 +65,10 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option '$1'" ;;
 	esac
 done
-[ -n "$kernel" ] && [ -r "$kernel" ] || die "--kernel: '$kernel' is not a readable kernel image"
 [ -n "$out" ] || die "--out is required"
+rm -rf "$out"
+mkdir -p "$out"
+[ -n "$kernel" ] && [ -r "$kernel" ] || die "--kernel: '$kernel' is not a readable kernel image"
 [ ${#runs[@]} -gt 0 ] || die "nothing to --run"
 case $virtio in
 mmio) virtio_serial=virtio-serial-device ;;
@@ -87,8 +96,6 @@ mipsel)
 esac
 command -v "$qemu" >/dev/null || die "$qemu is not installed (apt-get install $qemu_pkg; scripts/deps.sh)"
 
-rm -rf "$out"
-mkdir -p "$out"
 root=$out/initramfs
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,opt/tests,etc}
 cp "$busybox" "$root/bin/busybox"
