@@ -54,21 +54,24 @@ mapfile -t BW_SLEEP < <(bwrap_stage /bin/sleep)
 mapfile -t BW_CAT < <(bwrap_stage /bin/cat)
 BW=(bwrap --unshare-pid --unshare-ipc --unshare-uts --dev /dev)
 
-# time LABEL -- CMD...: prints the row, keeps the median in med[LABEL]
-declare -A med
+# row LABEL CMD...: prints the row, keeps the medians in med[LABEL] and
+# cpu[LABEL] (user + system of the whole process tree, per start)
+declare -A med cpu
 row() {
-	local label=$1 r
+	local label=$1 r m p c
 	shift
-	r=$("$TIMER" -n "$N" -w 5 -- "$@") || die "$label: the command failed: $*"
-	med[$label]=${r% *}
-	printf '%-34s %9s %9s\n' "$label" "${r% *}" "${r#* }"
+	r=$("$TIMER" -c -n "$N" -w 5 -- "$@") || die "$label: the command failed: $*"
+	read -r m p c <<<"$r"
+	med[$label]=$m cpu[$label]=$c
+	printf '%-34s %9s %9s %9s\n' "$label" "$m" "$p" "$c"
 }
 ratio() { awk -v a="${med[$1]}" -v b="${med[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
+cpu_ratio() { awk -v a="${cpu[$1]}" -v b="${cpu[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
 
 echo "ujail benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs, $(bwrap --version), unshare $(unshare --version | awk '{print $NF}')"
 echo
-echo "Start-to-exit time of /bin/true, $N runs (ms)"
-printf '%-34s %9s %9s\n' case median p90
+echo "Start-to-exit time of /bin/true, $N runs (ms); cpu: median CPU time per start (user+sys, whole tree)"
+printf '%-34s %9s %9s %9s\n' case median p90 cpu
 row "native"                 /bin/true
 row "floor: ns_floor (mnt,pid,ipc,uts)" "$FLOOR" -- /bin/true
 row "unshare -mpfiu --mount-proc"    unshare -mpfiu --mount-proc /bin/true
@@ -91,6 +94,12 @@ printf '  unshare -mpfiu / ujail -p             %s\n' "$(ratio "unshare -mpfiu -
 # The best any runner could do: the kernel's own cost for the namespaces
 # and one exec of /bin/true, with nothing staged and no supervisor.
 printf '  bwrap --unshare-all / floor -N        %s   (the most a runner could reach)\n' "$(ratio "bwrap --unshare-all" "floor: ns_floor -N (+net)")"
+echo
+echo "Against the floor and bubblewrap's CPU time (lower: ujail better)"
+printf '  ujail / floor                         %s   (target <= 1.15)\n' "$(ratio "ujail (mnt,pid,ipc,uts)" "floor: ns_floor (mnt,pid,ipc,uts)")"
+printf '  ujail -p -N / floor -N                %s   (target <= 1.15; the floor has no /proc)\n' "$(ratio "ujail -p -N" "floor: ns_floor -N (+net)")"
+printf '  cpu: ujail -p / bwrap pid,ipc,uts+/proc %s (target <= 1)\n' "$(cpu_ratio "ujail -p" "bwrap pid,ipc,uts + /proc")"
+printf '  cpu: ujail -p -N / bwrap +net         %s   (target <= 1)\n' "$(cpu_ratio "ujail -p -N" "bwrap ... + --unshare-net")"
 
 # PSS, in KB, of a process, and of all descendants of $1 but not $2
 pss() { awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup"; }

@@ -194,7 +194,7 @@ UJ=("$UJAIL" -n bench)
 # round; the first round only warms up.
 # case KEY LABEL CMD...: a case; "case KEY LABEL" alone is not measured
 # (the reason is $na).
-declare -A label cmd why samples med p90
+declare -A label cmd why samples cpu_samples med p90 cpu
 keys=()
 na=""
 case_() {
@@ -209,12 +209,12 @@ measure() {
 		[ ! -t 2 ] || [ $((round % 10)) != 0 ] || printf '\rround %s/%s ' "$round" "$N" >&2
 		for k in "${keys[@]}"; do
 			[ -n "${cmd[$k]:-}" ] || continue
-			r=$(eval "\"\$TIMER\" -n 1 -w 0 -- ${cmd[$k]}") || {
+			r=$(eval "\"\$TIMER\" -c -n 1 -w 0 -- ${cmd[$k]}") || {
 				# Once more, for its message.
 				eval "${cmd[$k]}" >/dev/null || true
 				die "${label[$k]}: the command failed: ${cmd[$k]}"
 			}
-			[ "$round" = 0 ] || samples[$k]+="${r% *} "
+			[ "$round" = 0 ] || { samples[$k]+="${r%% *} "; cpu_samples[$k]+="${r##* } "; }
 		done
 	done
 	[ ! -t 2 ] || printf '\r' >&2
@@ -225,6 +225,8 @@ measure() {
 			printf "%.3f %.3f", n % 2 ? t[int(n / 2)] : (t[n / 2 - 1] + t[n / 2]) / 2,
 				t[int(0.9 * (n - 1) + 0.5)] }')
 		med[$k]=${r% *}; p90[$k]=${r#* }
+		cpu[$k]=$(tr ' ' '\n' <<<"${cpu_samples[$k]}" | sort -g | awk 'NF { t[n++] = $1 } END {
+			printf "%.3f", n % 2 ? t[int(n / 2)] : (t[n / 2 - 1] + t[n / 2]) / 2 }')
 	done
 }
 
@@ -275,11 +277,12 @@ echo "ujail: the start-up cost of each namespace and of the cgroup, $(date -u '+
 echo "${UJB_WHERE:-host} kernel $(uname -r), $(nproc) CPUs, $(bwrap --version)"
 echo "cgroup2: ${cg_mount:-none}, controllers: $( [ -z "$cg_mount" ] || cat "$cg_mount/cgroup.controllers")"
 echo
-echo "Start-to-exit time of $TRUE, $N rounds, the cases interleaved (ms)"
-printf '%-44s %9s %9s\n' case median p90
+echo "Start-to-exit time of $TRUE, $N rounds, the cases interleaved (ms);"
+echo "cpu: median CPU time per start, user + system of the whole process tree (ms)"
+printf '%-44s %9s %9s %9s\n' case median p90 cpu
 for k in "${keys[@]}"; do
 	if [ -n "${med[$k]:-}" ]; then
-		printf '%-44s %9s %9s\n' "${label[$k]}" "${med[$k]}" "${p90[$k]}"
+		printf '%-44s %9s %9s %9s\n' "${label[$k]}" "${med[$k]}" "${p90[$k]}" "${cpu[$k]}"
 	else
 		printf '%-44s %9s\n' "${label[$k]}" "n/a (${why[$k]})"
 	fi
@@ -318,5 +321,19 @@ line "own cgroup, no limit"           u.cg    "n/a"                  "" ""
 line "--pids-max 64 --memory-max 64M" u.lim   "n/a"                  "" ""
 line "-p -N -f -F"                    u.all   "--unshare-all --proc" b.all  f.all
 line "-p -f -F --veth + cgroup"       u.every "n/a"                  "" ""
+# vs U-KEY OTHER-KEY: ujail's median time and CPU time over another runner's
+vs() {
+	awk -v a="${med[$1]}" -v b="${med[$2]}" -v c="${cpu[$1]}" -v d="${cpu[$2]}" \
+		'BEGIN { printf "%8.2f %8.2f", a / b, c / d }'
+}
+echo
+# Only the rows where all three make the same namespaces: -N, -f or -F
+# alone make no mount namespace in ujail (procd's rules: ns.c), while
+# bubblewrap and the floor always have one.
+echo "ujail over the floor and over bubblewrap, the same namespaces: time and CPU time ratios"
+echo "(goal: time <= 1.15x the floor's, CPU time <= 1x bubblewrap's)"
+printf '%-24s %8s %8s   %8s %8s\n' namespaces "t/floor" "cpu/flr" "t/bwrap" "cpu/bwrp"
+printf '%-24s %s   %s\n' "mnt,pid,ipc,uts"  "$(vs u.base f.base)" "$(vs u.base b.base)"
+printf '%-24s %s   %s   (floor: no /proc)\n' "+net,user,cgroup,/proc" "$(vs u.all f.all)" "$(vs u.all b.all)"
 [ -n "$cg_limits" ] || echo "cgroup limits: n/a ($cg_why); bench/ujail_ns_bench.sh --qemu measures them"
 [ -n "$cg_limits" ] || [ -z "$cg_parent" ] || echo "\"-p -f -F --veth + cgroup\": its own cgroup, without limits"

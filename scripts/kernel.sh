@@ -220,7 +220,7 @@ seed_objects() {
 	local variant=$1 src=$2 obj=$3 from=$kdir/obj-patched
 	case $variant in patched | vanilla | aarch64 | mipsel) return ;; esac
 	[ -f "$from/vmlinux" ] && cmp -s "$src/.ujail-extracted" "$from/.ujail-extracted" || return 0
-	echo "kernel.sh: the $variant kernel starts from the patched kernel's objects"
+	echo "kernel.sh: the $variant kernel starts from the patched kernel's objects" >&2
 	cp -a "$from" "$obj.tmp" && mv "$obj.tmp" "$obj"
 }
 
@@ -242,7 +242,7 @@ build() {
 		return
 	fi
 	if [ -f "$cache/$key/$(basename "$image")" ]; then
-		echo "kernel.sh: $variant kernel from cache $cache/$key"
+		echo "kernel.sh: $variant kernel from cache $cache/$key" >&2
 		rm -rf "$out"; mkdir -p "$out"
 		cp -a "$cache/$key/." "$out/"
 		return
@@ -256,7 +256,7 @@ build() {
 	fi
 	configure "$src" "$obj" "$variant"
 	cp "$src/.ujail-extracted" "$obj/.ujail-extracted"
-	echo "kernel.sh: building the $variant kernel (ARCH=$(karch "$variant"); about 7 minutes on 2 cores from scratch)"
+	echo "kernel.sh: building the $variant kernel (ARCH=$(karch "$variant"); about 7 minutes on 2 cores from scratch)" >&2
 	kmake "$variant" -s -C "$src" O="$obj" -j"$jobs" W=1 "$(basename "$image")" modules \
 		>/dev/null 2>"$obj/.ujail-build.log" || {
 		tail -n 30 "$obj/.ujail-build.log" >&2

@@ -50,6 +50,12 @@ static int jailfs_open(struct inode *inode, struct file *file)
 	if (realfile->f_mode & FMODE_CAN_ODIRECT)
 		file->f_mode |= FMODE_CAN_ODIRECT;
 	file->private_data = realfile;
+	/*
+	 * exec takes the set-id bits and the owner from this inode once the
+	 * file is open: a host chmod or chown since the last lookup or stat
+	 * must reach it, a set-uid bit the host removed above all.
+	 */
+	jailfs_copy_attr(inode);
 	return 0;
 }
 

@@ -93,8 +93,8 @@ nothing_left() {
 	local n
 	n=$(jailed_processes)
 	[ "$n" = 0 ] || { echo "# $n jailed processes left"; return 1; }
-	n=$(find /tmp -maxdepth 1 -name 'ujail-root.*' | wc -l)
-	[ "$n" = 0 ] || { echo "# $n scratch directories left in /tmp"; return 1; }
+	n=$(find /tmp /dev/shm -maxdepth 1 -name 'ujail-root.*' 2>/dev/null | wc -l)
+	[ "$n" = 0 ] || { echo "# $n scratch directories left in /tmp or /dev/shm"; return 1; }
 }
 
 # Wait (5 s at most) for pid file $1; its pid on stdout.

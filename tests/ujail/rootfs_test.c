@@ -643,7 +643,10 @@ static void bad_dst_setup(struct jail_opts *o, struct path_set *deps)
 	add_path(o, at("mapped.txt"), "/a/../../etc/x", false);
 }
 
-/* ---- case: -r /tmp does not bring the jail's own root along ---- */
+/*
+ * ---- cases: -r /tmp, -r /dev/shm do not bring the jail's own root along
+ * (its scratch directory is in one of them) ----
+ */
 
 static void tmp_setup(struct jail_opts *o, struct path_set *deps)
 {
@@ -651,25 +654,51 @@ static void tmp_setup(struct jail_opts *o, struct path_set *deps)
 	add_path(o, "/tmp", NULL, false);
 }
 
-static void tmp_inside(void)
+static void shm_setup(struct jail_opts *o, struct path_set *deps)
 {
-	DIR *d = opendir("/tmp");
+	(void)deps;
+	add_path(o, "/tmp", NULL, false);
+	add_path(o, "/dev/shm", NULL, false);
+}
+
+/* No DIR/ujail-root.* in the jail shows a jail root (is not empty). */
+static void no_root_shown(const char *dir)
+{
+	DIR *d = opendir(dir);
 	struct dirent *de;
 	int nonempty = 0;
 	char path[PATH_MAX];
 
-	check(d != NULL, "/tmp staged");
+	check(d != NULL, "%s staged", dir);
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, "ujail-root.", 11))
 			continue;
-		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (count_entries(path, "") != 0)
 			nonempty++;
 	}
 	if (d)
 		closedir(d);
-	check(nonempty == 0, "no /tmp/ujail-root.* shows a jail root inside the jail");
+	check(nonempty == 0, "no %s/ujail-root.* shows a jail root inside the jail", dir);
+}
+
+static void tmp_inside(void)
+{
+	no_root_shown("/tmp");
 	check(file_is(at("mapped.txt"), "mapped\n"), "host /tmp content visible");
+}
+
+static void shm_inside(void)
+{
+	no_root_shown("/dev/shm");
+	no_root_shown("/tmp");
+}
+
+/* Scratch directories on the host, wherever ujail puts them. */
+static int count_scratch(void)
+{
+	return count_entries("/tmp", "ujail-root.") +
+	       (access("/dev/shm", F_OK) == 0 ? count_entries("/dev/shm", "ujail-root.") : 0);
 }
 
 static const struct tcase cases[] = {
@@ -693,6 +722,7 @@ static const struct tcase cases[] = {
 	  { "does-not-exist", "No such file" }, NULL },
 	{ "bad_dst", bad_dst_setup, NULL, NULL, { "/a/../../etc/x" }, NULL },
 	{ "tmp", tmp_setup, NULL, tmp_inside, { NULL }, NULL },
+	{ "shm", shm_setup, NULL, shm_inside, { NULL }, NULL },
 };
 
 /* ---- running a case ---- */
@@ -776,7 +806,7 @@ static void run_case(const struct tcase *c)
 	struct jail_opts o = { 0 };
 	struct path_set deps = { 0 };
 	int mounts = count_lines("/proc/self/mountinfo");
-	int scratch = count_entries("/tmp", "ujail-root.");
+	int scratch = count_scratch();
 	int pipe_fds[2], status, reports;
 	pid_t pid;
 
@@ -800,7 +830,7 @@ static void run_case(const struct tcase *c)
 	   c->name, reports);
 	ok(count_lines("/proc/self/mountinfo") == mounts, "%s: host mount table unchanged (%d)",
 	   c->name, mounts);
-	ok(count_entries("/tmp", "ujail-root.") == scratch, "%s: no scratch directory left in /tmp",
+	ok(count_scratch() == scratch, "%s: no scratch directory left in /tmp or /dev/shm",
 	   c->name);
 	if (c->host_after)
 		c->host_after();

@@ -2,8 +2,9 @@
 /*
  * jailfs semantics: I/O, mmap and exec through the mount, changes inside
  * read-write entries, EROFS and EXDEV, symlinks that resolve inside the
- * jail, host renames that must not leak access, the lower mount's
- * noexec/nodev/nosuid, and no file handles or ioctls.
+ * jail, host renames that must not leak access, host chmod/chown seen by
+ * exec, the lower mount's noexec/nodev/nosuid, and no file handles or
+ * ioctls.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -16,6 +17,38 @@
 #include "jailfs_util.h"
 
 #define PROG "/bin/busybox"	/* static; run as "true" it exits 0 */
+#define PROBE_UID 77		/* owner of the set-uid probe */
+
+/*
+ * This program exec'd with JAILFS_EUID_PROBE set exits with its effective
+ * uid, before the harness starts: the set-id probe of
+ * host_chmod_and_chown_reach_exec.
+ */
+__attribute__((constructor)) static void euid_probe(void)
+{
+	if (getenv("JAILFS_EUID_PROBE"))
+		_exit(geteuid() & 0xff);
+}
+
+/* The effective uid PATH runs with, from its exit status; -1 on error. */
+static int exec_euid(const char *path)
+{
+	char *const argv[] = { "probe", NULL };
+	char *const envp[] = { "JAILFS_EUID_PROBE=1", NULL };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execve(path, argv, envp);
+		_exit(255);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
 
 FIXTURE(ops) {
 	char buf[4096];
@@ -308,6 +341,30 @@ TEST_F(ops, host_changes_inside_the_entry_are_seen)
 
 	ASSERT_EQ(0, unlink(HOST "/rw/a"));
 	EXPECT_EQ(-ENOENT, read_all(JAIL "/rw/a", self->buf, sizeof(self->buf)));
+}
+
+/*
+ * exec takes the set-id bits and the owner from the jailfs inode: a host
+ * chmod or chown of the lower file after the jail first used it must reach
+ * the next exec, with no stat in between (a set-uid bit the host removed
+ * must not survive in the jail).
+ */
+TEST_F(ops, host_chmod_and_chown_reach_exec)
+{
+	const char *probe = HOST "/ro/probe";
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "cp /proc/%d/exe %s && chmod 0755 %s",
+		 getpid(), probe, probe);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, exec_euid(JAIL "/ro/probe"));
+
+	ASSERT_EQ(0, chown(probe, PROBE_UID, PROBE_UID));
+	ASSERT_EQ(0, chmod(probe, 04755));
+	EXPECT_EQ(PROBE_UID, exec_euid(JAIL "/ro/probe"));
+
+	ASSERT_EQ(0, chmod(probe, 0755));
+	EXPECT_EQ(0, exec_euid(JAIL "/ro/probe"));
 }
 
 TEST_F(ops, lower_noexec_nodev_nosuid_are_honoured)

@@ -7,12 +7,9 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exec/init.h"
@@ -21,8 +18,6 @@
 #include "plan/plan.h"
 #include "root/rootfs.h"
 #include "seccomp/errmsg.h"
-
-#define SERVICE_STACK_SIZE (256 * 1024)
 
 /*
  * Die with the outer ujail. The parent is in another pid namespace, so
@@ -86,56 +81,12 @@ fail:
 	return false;
 }
 
-static int service_main(void *arg)
-{
-	struct jail_plan *p = arg;
-	sigset_t set;
-
-	keeper_signals(&set);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	jail_service_exec(p);
-}
-
-/* Returns once the service has exec'd its program, or died. */
-static pid_t start_service(struct jail_plan *p)
-{
-	char *stack = malloc(SERVICE_STACK_SIZE);
-	pid_t pid;
-
-	if (!stack) {
-		jail_msg(p, "start the service: out of memory");
-		return -1;
-	}
-	pid = clone(service_main, stack + SERVICE_STACK_SIZE,
-		    CLONE_VM | CLONE_VFORK | SIGCHLD, p);
-	if (pid < 0)
-		jail_msg(p, "start the service (clone): %s", strerror(errno));
-	free(stack);
-	return pid;
-}
-
-/* The keeper could not take over: end the jail here. */
-static int abandon(pid_t service)
-{
-	kill(service, SIGKILL);
-	if (getpid() == 1)
-		kill(-1, SIGKILL);
-	while (waitpid(-1, NULL, __WALL) > 0)
-		;
-	return JAIL_EXIT_SETUP;
-}
-
 int jail_stub_main(void *arg)
 {
 	struct jail_plan *p = arg;
-	pid_t service;
 
 	if (!stub_prepare(p))
 		return JAIL_EXIT_SETUP;
-	service = start_service(p);
-	if (service < 0)
-		return JAIL_EXIT_SETUP;
-	jail_service_hand_over(p, service);
-	jail_msg(p, "exec ujail-keeper: %s", strerror(errno));
-	return abandon(service);
+	/* The stub is in the jail's cgroup already: so is its child. */
+	return jail_service_run(p, NULL, NULL, NULL);
 }

@@ -27,7 +27,6 @@
 #include "root/mount_api.h"
 #include "seccomp/errmsg.h"
 
-#define MEMBER_STACK_SIZE (256 * 1024)
 #define INIT_WAIT_MS 5000	/* from the record to the jail's keeper */
 #define INIT_POLL_MS 10
 #define UJ_RESOLVE_IN_ROOT 0x10
@@ -339,15 +338,13 @@ fail:
 	return JAIL_EXIT_SETUP;
 }
 
-/* The member, in the jail's pid namespace: the rest of the jail, then the service. */
-static int member_main(void *arg)
+/* The member, in the jail's pid namespace: the rest of the jail, before the service. */
+static void member_enter(struct jail_plan *p, void *arg)
 {
 	struct member *m = arg;
 	char err[ERR_MAX];
-	sigset_t set;
 
-	keeper_signals(&set);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	(void)p;
 	/* The cgroup first (unless born in it): nothing of the member runs outside its limits. */
 	if (jail_cgroup_enter(&m->p.cgroup, false, err, sizeof(err)) < 0) {
 		jail_msg(&m->p, "%s", err);
@@ -362,7 +359,6 @@ static int member_main(void *arg)
 		jail_msg(&m->p, "chdir / in the jail: %s", strerror(errno));
 		_exit(JAIL_EXIT_SETUP);
 	}
-	jail_service_exec(&m->p);
 }
 
 static int open_member_channels(struct member *m)
@@ -385,9 +381,7 @@ static int start_member(struct member *m)
 {
 	struct jail_seccomp *sc = &m->p.seccomp;
 	bool notify = jail_seccomp_notifies(sc);
-	char *stack;
 	sigset_t set;
-	pid_t pid;
 	int status;
 
 	if (open_member_channels(m))
@@ -397,34 +391,15 @@ static int start_member(struct member *m)
 		jail_msg(&m->p, "join the jail's pid namespace: %s", strerror(errno));
 		return JAIL_EXIT_SETUP;
 	}
-	stack = malloc(MEMBER_STACK_SIZE);
-	if (!stack) {
-		jail_msg(&m->p, "start the member: out of memory");
-		return JAIL_EXIT_SETUP;
-	}
 	keeper_signals(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	/* Born in the jail's cgroup where the kernel can, else moved in by member_main(). */
-	pid = jail_cgroup_spawn(&m->p.cgroup, 0, member_main, m, stack + MEMBER_STACK_SIZE);
-	free(stack);
-	if (pid < 0) {
-		/* ENOMEM: the namespace's init is gone, the jail is ending. */
-		jail_msg(&m->p, "start the member in the jail: %s", errno == ENOMEM ?
-			 "the jail has ended" : strerror(errno));
-		return JAIL_EXIT_SETUP;
-	}
-	/* The member's keeper holds its pool id's lock (idrange.h) while it runs. */
-	if (m->p.idrange_fd >= 0)
-		fcntl(m->p.idrange_fd, F_SETFD, 0);
-	jail_service_hand_over(&m->p, pid);
-	/* Closed by the hand-over: not again by jail_plan_free(). */
+	/* Born in the jail's cgroup where the kernel can, else moved in by member_enter(). */
+	status = jail_service_run(&m->p, &m->p.cgroup, member_enter, m);
+	/* Closed by a hand-over that failed: not again by jail_plan_free(). */
 	m->p.status_sock[1] = -1;
 	if (notify)
 		sc->notify_sock[1] = -1;
-	jail_msg(&m->p, "exec ujail-keeper: %s; stopping the member", strerror(errno));
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return JAIL_EXIT_SETUP;
+	return status;
 }
 
 /* Nothing opened yet; messages name the jail joined until its record says. */

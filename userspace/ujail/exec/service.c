@@ -18,11 +18,14 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exec/jail_keeper.h"
 #include "exec/service.h"
+#include "isolation/cgroup.h"
 #include "isolation/userns.h"
+#include "keeper/keeper.h"
 #include "plan/plan.h"
 #include "seccomp/errmsg.h"
 
@@ -78,7 +81,50 @@ static void announce_start(struct jail_plan *p)
 	close(p->status_sock[1]);
 }
 
-void jail_service_hand_over(const struct jail_plan *p, pid_t service)
+/* ---- in the service's parent: the stub, or ujail --join ---- */
+
+#define SERVICE_STACK_SIZE (256 * 1024)
+
+struct service_start {
+	struct jail_plan *p;
+	void (*enter)(struct jail_plan *p, void *arg);
+	void *arg;
+};
+
+static int service_main(void *arg)
+{
+	const struct service_start *s = arg;
+	sigset_t set;
+
+	keeper_signals(&set);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	if (s->enter)
+		s->enter(s->p, s->arg);
+	jail_service_exec(s->p);
+}
+
+/* Returns once the service has exec'd its program, or died; -1 after a message. */
+static pid_t start_service(struct service_start *s, struct jail_cgroup *into)
+{
+	struct jail_cgroup none = { .active = false };
+	char *stack = malloc(SERVICE_STACK_SIZE);
+	pid_t pid;
+
+	if (!stack) {
+		jail_msg(s->p, "start the service: out of memory");
+		return -1;
+	}
+	pid = jail_cgroup_spawn(into ? into : &none, 0, service_main, s,
+				stack + SERVICE_STACK_SIZE);
+	if (pid < 0)
+		/* ENOMEM for a member: the namespace's init is gone, the jail is ending. */
+		jail_msg(s->p, "start the service: %s", errno == ENOMEM && s->p->o->join ?
+			 "the jail has ended" : strerror(errno));
+	free(stack);
+	return pid;
+}
+
+static void hand_over(const struct jail_plan *p, pid_t service)
 {
 	const struct jail_seccomp *sc = &p->seccomp;
 	bool notify = jail_seccomp_notifies(sc);
@@ -88,6 +134,37 @@ void jail_service_hand_over(const struct jail_plan *p, pid_t service)
 		close(sc->notify_sock[1]);
 	jail_keeper_exec_init(p->keeper_fd, p->name, service, notify ? sc->notify_sock[0] : -1,
 			      notify ? sc->keeper_fd : -1);
+}
+
+/* The keeper could not take over: end the service (the jail, as its PID 1). */
+static int abandon(pid_t service)
+{
+	kill(service, SIGKILL);
+	if (getpid() == 1)
+		kill(-1, SIGKILL);
+	waitpid(service, NULL, __WALL);
+	while (getpid() == 1 && waitpid(-1, NULL, __WALL) > 0)
+		;
+	return JAIL_EXIT_SETUP;
+}
+
+int jail_service_run(struct jail_plan *p, struct jail_cgroup *into,
+		     void (*enter)(struct jail_plan *p, void *arg), void *arg)
+{
+	struct service_start s = { .p = p, .enter = enter, .arg = arg };
+	pid_t service = start_service(&s, into);
+
+	if (service < 0)
+		return JAIL_EXIT_SETUP;
+	/*
+	 * A member's keeper holds its pool id's lock (idrange.h) while it
+	 * runs; the stub closed the jail's, which the watcher holds.
+	 */
+	if (p->idrange_fd >= 0)
+		fcntl(p->idrange_fd, F_SETFD, 0);
+	hand_over(p, service);
+	jail_msg(p, "exec ujail-keeper: %s; stopping the service", strerror(errno));
+	return abandon(service);
 }
 
 void jail_service_exec(struct jail_plan *p)

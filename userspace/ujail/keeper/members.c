@@ -145,6 +145,9 @@ void keeper_wait_members(const char *name, int sigfd)
 
 	if (getpid() != 1)
 		return;	/* -j pid: not this jail's namespace to keep */
+	/* Alone in the namespace (the common end): no member to look for. */
+	if (kill(-1, 0) < 0 && errno == ESRCH)
+		return;
 	proc = open_private_proc();
 	if (proc < 0) {
 		keeper_msg(name, "members: a procfs of the jail: %s; the jail ends now",

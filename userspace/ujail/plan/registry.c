@@ -122,6 +122,9 @@ static int make_dirs(const char *dir)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	/* Made by an earlier start in the common case: no walk over its parents. */
+	if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+		return 0;
 	memcpy(path, dir, len + 1);
 	for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';

@@ -5,7 +5,8 @@
  *
  * No mount is ever undone on failure: the caller exits, and as PID 1 of
  * the jail's namespaces it takes the mount namespace, and every mount in
- * it, along. Only the scratch directory on the host's /tmp is removed.
+ * it, along. Only the scratch directory on the host (scratch_dir()) is
+ * removed.
  *
  * Paths in the new root are always looked up beneath its fd with symbolic
  * links refused (stage.c), never by name from "/".
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "deps/path_walk.h"
@@ -25,13 +27,15 @@
 #include "root/rootfs.h"
 #include "root/stage.h"
 
-#define SCRATCH_DIR	"/tmp"
 #define SCRATCH_NAME	"ujail-root.XXXXXX"
+#define SCRATCH_MAX	sizeof("/dev/shm/" SCRATCH_NAME)
+#define TMPFS_MAGIC	0x01021994
 
 struct rootfs {
 	const struct jail_opts *o;
-	char scratch[sizeof(SCRATCH_DIR "/" SCRATCH_NAME)]; /* the root's mount point */
-	int tmp_fd;		/* SCRATCH_DIR, to remove the scratch directory */
+	char scratch[SCRATCH_MAX]; /* the root's mount point */
+	size_t scratch_dir_len;	/* its directory's part, with the slash */
+	int tmp_fd;		/* that directory, to remove the scratch directory */
 	int root_fd;		/* the new root */
 	const struct stage_ops *backend; /* stages what comes from the host */
 	bool root_is_jailfs;	/* the jailfs backend's mount became the root */
@@ -114,10 +118,39 @@ static int mount_fs_at(struct rootfs *r, const char *path, const char *fstype,
 }
 
 /*
- * The root: a tmpfs on a fresh directory of the host's /tmp (a directory
- * that exists in this namespace only as the root's mount point). It is
- * unbindable, so a -r /tmp cloning the host's /tmp does not bring the
- * jail's own root along inside the jail.
+ * Where the scratch directory goes: /dev/shm where it is a tmpfs, else
+ * /tmp. Made and removed at every start, it costs a disk filesystem a
+ * journalled directory block each time (150 us of CPU against 7 on a
+ * tmpfs, on ext4 here), and Debian's /tmp is often on disk. Sets
+ * r->tmp_fd and r->scratch.
+ */
+static int scratch_dir(struct rootfs *r)
+{
+	struct statfs sfs;
+	int fd = open("/dev/shm", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	const char *dir = "/dev/shm";
+
+	if (fd >= 0 && (fstatfs(fd, &sfs) < 0 || sfs.f_type != TMPFS_MAGIC)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		dir = "/tmp";
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return rootfs_fail(r, errno, "%s: open (for the jail's root)", dir);
+	r->tmp_fd = fd;
+	r->scratch_dir_len = strlen(dir) + 1;
+	snprintf(r->scratch, sizeof(r->scratch), "%s/" SCRATCH_NAME, dir);
+	return 0;
+}
+
+/*
+ * The root: a tmpfs on a fresh directory of the host's /dev/shm or /tmp
+ * (a directory that exists in this namespace only as the root's mount
+ * point). It is unbindable, so a -r /tmp cloning the host's /tmp does not
+ * bring the jail's own root along inside the jail.
  */
 static int root_create(struct rootfs *r)
 {
@@ -125,13 +158,11 @@ static int root_create(struct rootfs *r)
 	struct uj_mount_attr unbindable = { .propagation = MS_UNBINDABLE };
 	int dir_fd, errnum;
 
-	strcpy(r->scratch, SCRATCH_DIR "/" SCRATCH_NAME);
-	r->tmp_fd = open(SCRATCH_DIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (r->tmp_fd < 0)
-		return rootfs_fail(r, errno, "%s: open (for the jail's root)", SCRATCH_DIR);
+	if (scratch_dir(r) < 0)
+		return -1;
 	if (!mkdtemp(r->scratch))
-		return rootfs_fail(r, errno, "%s: create a directory for the jail's root",
-				   SCRATCH_DIR);
+		return rootfs_fail(r, errno, "%.*s: create a directory for the jail's root",
+				   (int)r->scratch_dir_len - 1, r->scratch);
 	r->made_dir = true;
 	r->root_fd = fs_new(r, "/", "tmpfs", opts, UJ_MOUNT_ATTR_NOSUID | UJ_MOUNT_ATTR_NODEV);
 	if (r->root_fd < 0)
@@ -152,10 +183,10 @@ static int root_create(struct rootfs *r)
 	return 0;
 }
 
-/* After a failure: leave no directory behind on the host's /tmp. */
+/* After a failure: leave no directory behind on the host. */
 static void root_discard(struct rootfs *r)
 {
-	const char *name = r->scratch + sizeof(SCRATCH_DIR);
+	const char *name = r->scratch + r->scratch_dir_len;
 
 	/* The tmpfs, and the jailfs root stacked on it. */
 	for (int i = 0; r->mounted && i < 2; i++)
@@ -534,7 +565,7 @@ static int stage_special(struct rootfs *r)
 /*
  * pivot_root(".", "."): the host's root ends up stacked on the new one,
  * and is detached from there. The scratch directory stops being a mount
- * point with the pivot and is removed through the fd kept on /tmp.
+ * point with the pivot and is removed through the fd kept on its directory.
  */
 static int enter_root(struct rootfs *r)
 {
@@ -549,9 +580,9 @@ static int enter_root(struct rootfs *r)
 	/*
 	 * Detached, the scratch directory is no mount point here any more
 	 * (jailfs leaves the tmpfs on it). A leftover empty directory on the
-	 * host's /tmp is no reason to fail.
+	 * host is no reason to fail.
 	 */
-	unlinkat(r->tmp_fd, r->scratch + sizeof(SCRATCH_DIR), AT_REMOVEDIR);
+	unlinkat(r->tmp_fd, r->scratch + r->scratch_dir_len, AT_REMOVEDIR);
 	close(r->tmp_fd);
 	r->tmp_fd = -1;
 	if (chdir("/") < 0)
