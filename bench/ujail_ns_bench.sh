@@ -40,6 +40,7 @@ x86_64 | aarch64 | mipsel) ;;
 esac
 # The guest has no build tree: it is given the programs' paths.
 UJAIL=${UJAIL:-$B/bin/ujail}
+UJAIL_INST=""
 DEPS=${DEPS:-$B/bin/ujail-deps}
 TIMER=${TIMER:-$B/bench/spawn_time}
 FLOOR=${FLOOR:-$B/bench/ns_floor}
@@ -57,6 +58,11 @@ if [ "$mode" = qemu ] && [ "$target" != x86_64 ]; then
 elif [ "$mode" != guest ]; then
 	cd "$top"
 	{ [ -x "$UJAIL" ] && [ -x "$DEPS" ]; } || die "$UJAIL or $DEPS missing: run make ujail ujail-lib"
+	# On the host, the installed form too (make install: dynamic).
+	if [ "$mode" = host ]; then
+		make -s bench-inst || die "cannot install ujail into $B/bench/inst"
+		UJAIL_INST=$B/bench/inst/usr/bin/ujail
+	fi
 	for prog in "$TIMER" "$FLOOR"; do
 		if [ ! -x "$prog" ] || [ "$prog" -ot "bench/$(basename "$prog").c" ]; then
 			make -s "$prog" || die "cannot build $prog"
@@ -252,6 +258,14 @@ else
 	case_ u.lim "ujail --pids-max 64 --memory-max 64M"
 fi
 case_ u.all   "ujail -p -N -f -F"            "${UJ[@]}" -p -N -f -F -- "$TRUE"
+na="the static build only here"
+if [ -n "$UJAIL_INST" ]; then
+	case_ i.base "ujail installed (mnt,pid,ipc,uts)" "$UJAIL_INST" -n bench -- "$TRUE"
+	case_ i.all  "ujail installed -p -N -f -F"    "$UJAIL_INST" -n bench -p -N -f -F -- "$TRUE"
+else
+	case_ i.base "ujail installed (mnt,pid,ipc,uts)"
+	case_ i.all  "ujail installed -p -N -f -F"
+fi
 # Everything: the veth, and the limits where there are controllers.
 every=(-p -f -F --veth "$veth" "${vaddr[@]}")
 if [ -n "$cg_limits" ]; then
@@ -335,5 +349,10 @@ echo "(goal: time <= 1.15x the floor's, CPU time <= 1x bubblewrap's)"
 printf '%-24s %8s %8s   %8s %8s\n' namespaces "t/floor" "cpu/flr" "t/bwrap" "cpu/bwrp"
 printf '%-24s %s   %s\n' "mnt,pid,ipc,uts"  "$(vs u.base f.base)" "$(vs u.base b.base)"
 printf '%-24s %s   %s   (floor: no /proc)\n' "+net,user,cgroup,/proc" "$(vs u.all f.all)" "$(vs u.all b.all)"
+if [ -n "$UJAIL_INST" ]; then
+	echo "the same, ujail installed (make install: dynamic; above: the static test build)"
+	printf '%-24s %s   %s\n' "mnt,pid,ipc,uts"  "$(vs i.base f.base)" "$(vs i.base b.base)"
+	printf '%-24s %s   %s   (floor: no /proc)\n' "+net,user,cgroup,/proc" "$(vs i.all f.all)" "$(vs i.all b.all)"
+fi
 [ -n "$cg_limits" ] || echo "cgroup limits: n/a ($cg_why); bench/ujail_ns_bench.sh --qemu measures them"
 [ -n "$cg_limits" ] || [ -z "$cg_parent" ] || echo "\"-p -f -F --veth + cgroup\": its own cgroup, without limits"
