@@ -13,6 +13,12 @@ $(B)/bench/ns_floor: $(TOP)/bench/ns_floor.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror $(DEPFLAGS) -static -o $@ $<
 
+# ujail as make install puts it (dynamic, stripped), in build/bench/inst:
+# the benchmarks time it next to the static test build (build/bin/ujail).
+.PHONY: bench-inst
+bench-inst:
+	@$(MAKE) -s install DESTDIR=$(B)/bench/inst PREFIX=/usr >/dev/null
+
 # On the host: ujail next to bubblewrap and unshare(1).
 bench-ujail: deps
 	@$(MAKE) -s ujail $(B)/bin/ujail-deps $(B)/bench/spawn_time $(B)/bench/ns_floor && \

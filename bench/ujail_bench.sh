@@ -14,6 +14,8 @@ out=$B/bench/ujail_bench.txt
 N=${N:-200}
 SETUP_N=${SETUP_N:-10}
 UJAIL=$B/bin/ujail
+# The installed form (make bench-inst: make install into build/bench/inst).
+UJAIL_INST=$B/bench/inst/usr/bin/ujail
 DEPS=$B/bin/ujail-deps
 TIMER=$B/bench/spawn_time
 FLOOR=$B/bench/ns_floor
@@ -52,6 +54,7 @@ exec > >(tee "$out")
 mapfile -t BW_TRUE < <(bwrap_stage /bin/true)
 mapfile -t BW_SLEEP < <(bwrap_stage /bin/sleep)
 mapfile -t BW_CAT < <(bwrap_stage /bin/cat)
+make -s bench-inst || die "cannot install ujail into $B/bench/inst"
 BW=(bwrap --unshare-pid --unshare-ipc --unshare-uts --dev /dev)
 
 # row LABEL CMD...: prints the row, keeps the medians in med[LABEL] and
@@ -78,11 +81,13 @@ row "unshare -mpfiu --mount-proc"    unshare -mpfiu --mount-proc /bin/true
 row "bwrap pid,ipc,uts + /proc"      "${BW[@]}" "${BW_TRUE[@]}" --proc /proc /bin/true
 row "ujail (mnt,pid,ipc,uts)"        "$UJAIL" -n bench -- /bin/true
 row "ujail -p"                       "$UJAIL" -n bench -p -- /bin/true
+row "ujail -p, installed"            "$UJAIL_INST" -n bench -p -- /bin/true
 row "unshare -mpfiun --mount-proc"   unshare -mpfiun --mount-proc /bin/true
 row "floor: ns_floor -N (+net)"      "$FLOOR" -N -- /bin/true
 row "bwrap ... + --unshare-net"      "${BW[@]}" "${BW_TRUE[@]}" --proc /proc --unshare-net /bin/true
 row "ujail -N"                       "$UJAIL" -n bench -N -- /bin/true
 row "ujail -p -N"                    "$UJAIL" -n bench -p -N -- /bin/true
+row "ujail -p -N, installed"         "$UJAIL_INST" -n bench -p -N -- /bin/true
 row "bwrap --unshare-all"            "${BW[@]}" "${BW_TRUE[@]}" --proc /proc --unshare-all /bin/true
 echo
 echo "Ratios (higher: ujail faster)"
@@ -100,6 +105,9 @@ printf '  ujail / floor                         %s   (target <= 1.15)\n' "$(rati
 printf '  ujail -p -N / floor -N                %s   (target <= 1.15; the floor has no /proc)\n' "$(ratio "ujail -p -N" "floor: ns_floor -N (+net)")"
 printf '  cpu: ujail -p / bwrap pid,ipc,uts+/proc %s (target <= 1)\n' "$(cpu_ratio "ujail -p" "bwrap pid,ipc,uts + /proc")"
 printf '  cpu: ujail -p -N / bwrap +net         %s   (target <= 1)\n' "$(cpu_ratio "ujail -p -N" "bwrap ... + --unshare-net")"
+printf '  cpu: the same, installed ujail        %s, %s\n' \
+	"$(cpu_ratio "ujail -p, installed" "bwrap pid,ipc,uts + /proc")" \
+	"$(cpu_ratio "ujail -p -N, installed" "bwrap ... + --unshare-net")"
 
 # PSS, in KB, of a process, and of all descendants of $1 but not $2
 pss() { awk '/^Pss:/ { print $2 }' "/proc/$1/smaps_rollup"; }

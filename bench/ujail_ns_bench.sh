@@ -20,7 +20,9 @@
 #
 # The cgroup limits need a cgroup2 with the memory and pids controllers; a
 # host without one (cgroup v1 hybrid) gets "n/a" there, and --qemu measures
-# them. N (default 100) runs per case. Output: stdout and
+# them. N (default 100) runs per case. UJAIL_BEFORE=PATH (host): another
+# ujail (a build before a change) in the same rounds, its base jail and
+# -p -N -f -F, for a paired before and after. Output: stdout and
 # build/bench/ujail_ns_bench.txt (--qemu: ujail_ns_bench_qemu.txt).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +42,8 @@ x86_64 | aarch64 | mipsel) ;;
 esac
 # The guest has no build tree: it is given the programs' paths.
 UJAIL=${UJAIL:-$B/bin/ujail}
+UJAIL_INST=""
+UJAIL_BEFORE=${UJAIL_BEFORE:-}
 DEPS=${DEPS:-$B/bin/ujail-deps}
 TIMER=${TIMER:-$B/bench/spawn_time}
 FLOOR=${FLOOR:-$B/bench/ns_floor}
@@ -57,6 +61,11 @@ if [ "$mode" = qemu ] && [ "$target" != x86_64 ]; then
 elif [ "$mode" != guest ]; then
 	cd "$top"
 	{ [ -x "$UJAIL" ] && [ -x "$DEPS" ]; } || die "$UJAIL or $DEPS missing: run make ujail ujail-lib"
+	# On the host, the installed form too (make install: dynamic).
+	if [ "$mode" = host ]; then
+		make -s bench-inst || die "cannot install ujail into $B/bench/inst"
+		UJAIL_INST=$B/bench/inst/usr/bin/ujail
+	fi
 	for prog in "$TIMER" "$FLOOR"; do
 		if [ ! -x "$prog" ] || [ "$prog" -ot "bench/$(basename "$prog").c" ]; then
 			make -s "$prog" || die "cannot build $prog"
@@ -252,6 +261,19 @@ else
 	case_ u.lim "ujail --pids-max 64 --memory-max 64M"
 fi
 case_ u.all   "ujail -p -N -f -F"            "${UJ[@]}" -p -N -f -F -- "$TRUE"
+if [ -n "$UJAIL_BEFORE" ]; then
+	[ -x "$UJAIL_BEFORE" ] || die "UJAIL_BEFORE=$UJAIL_BEFORE: not a program"
+	case_ o.base "UJAIL_BEFORE (mnt,pid,ipc,uts)" "$UJAIL_BEFORE" -n bench -- "$TRUE"
+	case_ o.all  "UJAIL_BEFORE -p -N -f -F"       "$UJAIL_BEFORE" -n bench -p -N -f -F -- "$TRUE"
+fi
+na="the static build only here"
+if [ -n "$UJAIL_INST" ]; then
+	case_ i.base "ujail installed (mnt,pid,ipc,uts)" "$UJAIL_INST" -n bench -- "$TRUE"
+	case_ i.all  "ujail installed -p -N -f -F"    "$UJAIL_INST" -n bench -p -N -f -F -- "$TRUE"
+else
+	case_ i.base "ujail installed (mnt,pid,ipc,uts)"
+	case_ i.all  "ujail installed -p -N -f -F"
+fi
 # Everything: the veth, and the limits where there are controllers.
 every=(-p -f -F --veth "$veth" "${vaddr[@]}")
 if [ -n "$cg_limits" ]; then
@@ -335,5 +357,15 @@ echo "(goal: time <= 1.15x the floor's, CPU time <= 1x bubblewrap's)"
 printf '%-24s %8s %8s   %8s %8s\n' namespaces "t/floor" "cpu/flr" "t/bwrap" "cpu/bwrp"
 printf '%-24s %s   %s\n' "mnt,pid,ipc,uts"  "$(vs u.base f.base)" "$(vs u.base b.base)"
 printf '%-24s %s   %s   (floor: no /proc)\n' "+net,user,cgroup,/proc" "$(vs u.all f.all)" "$(vs u.all b.all)"
+if [ -n "$UJAIL_BEFORE" ]; then
+	echo "the same, UJAIL_BEFORE ($UJAIL_BEFORE)"
+	printf '%-24s %s   %s\n' "mnt,pid,ipc,uts"  "$(vs o.base f.base)" "$(vs o.base b.base)"
+	printf '%-24s %s   %s   (floor: no /proc)\n' "+net,user,cgroup,/proc" "$(vs o.all f.all)" "$(vs o.all b.all)"
+fi
+if [ -n "$UJAIL_INST" ]; then
+	echo "the same, ujail installed (make install: dynamic; above: the static test build)"
+	printf '%-24s %s   %s\n' "mnt,pid,ipc,uts"  "$(vs i.base f.base)" "$(vs i.base b.base)"
+	printf '%-24s %s   %s   (floor: no /proc)\n' "+net,user,cgroup,/proc" "$(vs i.all f.all)" "$(vs i.all b.all)"
+fi
 [ -n "$cg_limits" ] || echo "cgroup limits: n/a ($cg_why); bench/ujail_ns_bench.sh --qemu measures them"
 [ -n "$cg_limits" ] || [ -z "$cg_parent" ] || echo "\"-p -f -F --veth + cgroup\": its own cgroup, without limits"

@@ -232,6 +232,10 @@ check "/proc/timer_list masked" out_is "0" jail -p -- "$P/probe" read /proc/time
 keys=0; [ -e /proc/keys ] || keys=ENOENT
 check "/proc/keys masked" out_is "$keys" jail -p -- "$P/probe" read /proc/keys
 check "/proc/sys read-only" out_is "EROFS" jail -p -- "$P/probe" write /proc/sys/kernel/domainname
+# A dynamic program's files are named through their links too (/bin/cat,
+# /usr/bin/cat): each is staged once, not mounted twice on itself.
+mounted_twice() { jail -p -- /bin/cat /proc/self/mountinfo | awk '{ print $5 }' | sort | uniq -d; }
+check "a dynamic command: no mount point mounted twice" out_is "" mounted_twice
 jail_ro() { jail -r "$tmp/ro.txt" -p -- "$P/probe" "$@"; }
 check "-r file: unwritable" out_is "EROFS" jail_ro write "$tmp/ro.txt"
 check "-r file: remount rw refused" out_is "EPERM" jail_ro remount-rw "$tmp/ro.txt"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,32 @@ struct nest_report {
 	char what[64];
 };
 
+/*
+ * The helpers are clone()d with CLONE_VM (the namespaces' first processes
+ * with CLONE_NEWUSER: unshare() refuses a shared memory): sharing ujail's,
+ * they copy none of its page tables (a fork() of the static ujail did,
+ * twice). They run on these stacks, wait on pipes and make only plain
+ * system calls; the outer ujail is blocked on a pipe while they work, so
+ * the errno they share with it is never read in between.
+ */
+#define HELPER_STACK_SIZE (32 * 1024)
+
+struct helper_stack {
+	_Alignas(16) char bytes[HELPER_STACK_SIZE];
+};
+
+static struct helper_stack holder_stack, creator_stack, nested_stack;
+
+/*
+ * What the holder needs: its ends of the pipes, the maps, and the outer
+ * ujail's ends, which its copy of the descriptors has too (no CLONE_FILES)
+ * and it closes: it and the nested process read "go" until EOF.
+ */
+struct holder_args {
+	int ready_fd, go_fd, outer_ready_fd, outer_go_fd;
+	struct jail_idmap uid, gid;
+};
+
 static int write_text(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -60,50 +87,72 @@ static int write_text(const char *path, const char *text)
 	return ret;
 }
 
-/* The nested namespace's first process: as the mapped root (an owner must
- * be mapped), unshare, say so, stay until the outer ujail has it open. */
-static void nested_child(int report_fd, int go_fd)
+/* The nested namespace's first process: stays until the outer ujail has it open. */
+static int nested_child(void *arg)
 {
-	int err = 0;
+	const struct holder_args *a = arg;
 	char byte;
 
-	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0 || unshare(CLONE_NEWUSER) < 0)
-		err = errno;
-	if (write(report_fd, &err, sizeof(err)) != sizeof(err))
-		_exit(1);
-	close(report_fd);
-	_exit(read(go_fd, &byte, 1) < 0);
+	close(a->ready_fd);
+	while (read(a->go_fd, &byte, 1) > 0)
+		;
+	return 0;
 }
 
-/* In the mapped namespace, with every capability there: cap its user
- * namespaces at 1 and make that one, with identity maps. */
-static struct nest_report nest(int go_fd, struct jail_idmap uid, struct jail_idmap gid)
+/* The holder's job for the nested namespace's creator. */
+struct nest_job {
+	struct holder_args *a;
+	struct nest_report *r;
+};
+
+/*
+ * The creator, in the mapped namespace: as its root (an owner must be
+ * mapped), start the nested namespace's first process, the holder's child
+ * (CLONE_PARENT). The holder waits (CLONE_VFORK) and keeps host uid 0,
+ * which writing that process's maps needs: ujail is not dumpable, so its
+ * processes' /proc files belong to the host's root.
+ */
+static int create_nested(void *arg)
+{
+	struct nest_job *j = arg;
+
+	/*
+	 * Raw calls: the C library's set*id() would also act on what it
+	 * takes for this process's other threads, ujail's.
+	 */
+	if (syscall(SYS_setresgid, 0, 0, 0) < 0 || syscall(SYS_setresuid, 0, 0, 0) < 0 ||
+	    (j->r->pid = clone(nested_child, nested_stack.bytes + sizeof(nested_stack.bytes),
+			       CLONE_VM | CLONE_NEWUSER | CLONE_PARENT | SIGCHLD, j->a)) < 0)
+		j->r->err = errno;
+	return 0;
+}
+
+/*
+ * In the mapped namespace, with every capability there: cap its user
+ * namespaces at 1 and make that one, with identity maps.
+ */
+static struct nest_report nest(struct holder_args *a)
 {
 	struct nest_report r = { 0, -1, "" };
-	int gp[2], child_err = 0;
+	struct nest_job j = { a, &r };
+	pid_t creator;
 
 	if (write_text("/proc/sys/user/max_user_namespaces", "1\n") < 0) {
 		r.err = errno;
 		snprintf(r.what, sizeof(r.what), "write its max_user_namespaces");
 		return r;
 	}
-	if (pipe2(gp, O_CLOEXEC) < 0 || (r.pid = fork()) < 0) {
+	creator = clone(create_nested, creator_stack.bytes + sizeof(creator_stack.bytes),
+			CLONE_VM | CLONE_VFORK | SIGCHLD, &j);
+	if (creator < 0)
 		r.err = errno;
+	else
+		waitpid(creator, NULL, 0);
+	if (r.err) {
 		snprintf(r.what, sizeof(r.what), "start the nested one");
-		return r;
-	}
-	if (r.pid == 0)
-		nested_child(gp[1], go_fd);
-	close(gp[1]);
-	if (read(gp[0], &child_err, sizeof(child_err)) != sizeof(child_err))
-		child_err = ECHILD;
-	close(gp[0]);
-	if (child_err) {
-		r.err = child_err;
-		snprintf(r.what, sizeof(r.what), "unshare the nested one");
-	} else if (write_map(r.pid, "uid_map", "nested", (struct jail_idmap){ 0, uid.count },
+	} else if (write_map(r.pid, "uid_map", "nested", (struct jail_idmap){ 0, a->uid.count },
 			     NULL, 0) ||
-		   write_map(r.pid, "gid_map", "nested", (struct jail_idmap){ 0, gid.count },
+		   write_map(r.pid, "gid_map", "nested", (struct jail_idmap){ 0, a->gid.count },
 			     NULL, 0)) {
 		r.err = errno;
 		snprintf(r.what, sizeof(r.what), "write the nested one's maps");
@@ -112,28 +161,30 @@ static struct nest_report nest(int go_fd, struct jail_idmap uid, struct jail_idm
 }
 
 /*
- * The child: unshare, say so, wait until the maps are written; then, if
- * told ('n'), make the nested namespace and say which process has it.
- * It stays until the outer ujail has opened the namespace (EOF on @go_fd).
+ * The namespace's first process: waits until the maps are written; then,
+ * if told ('n'), makes the nested namespace and says which process has it.
+ * It stays until the outer ujail has opened the namespace (EOF on go_fd),
+ * and the nested one's process with it.
  */
-static int hold_new_userns(int ready_fd, int go_fd, struct jail_idmap uid, struct jail_idmap gid)
+static int hold_new_userns(void *arg)
 {
-	int err = unshare(CLONE_NEWUSER) < 0 ? errno : 0;
+	struct holder_args *a = arg;
 	struct nest_report r;
 	char byte;
+	int ret = 0;
 
-	if (write(ready_fd, &err, sizeof(err)) != sizeof(err))
-		return 1;
-	if (read(go_fd, &byte, 1) != 1 || byte != 'n')
+	close(a->outer_ready_fd);
+	close(a->outer_go_fd);
+	if (read(a->go_fd, &byte, 1) != 1 || byte != 'n')
 		return 0;
-	r = nest(go_fd, uid, gid);
-	if (write(ready_fd, &r, sizeof(r)) != sizeof(r))
-		return 1;
-	while (read(go_fd, &byte, 1) > 0)
+	r = nest(a);
+	if (write(a->ready_fd, &r, sizeof(r)) != sizeof(r))
+		ret = 1;
+	while (read(a->go_fd, &byte, 1) > 0)
 		;
 	if (r.pid > 0)
 		waitpid(r.pid, NULL, 0);
-	return 0;
+	return ret;
 }
 
 static int open_ns(pid_t pid, char *err, size_t errlen)
@@ -171,26 +222,20 @@ static int map_and_open(pid_t pid, struct jail_idmap uid, struct jail_idmap gid,
 	return limit ? nest_and_open(go_fd, ready_fd, err, errlen) : open_ns(pid, err, errlen);
 }
 
-static int wait_ready(int ready_fd, char *err, size_t errlen)
+static int clone_failed(int saved, char *err, size_t errlen)
 {
-	int child_err;
-
-	if (read(ready_fd, &child_err, sizeof(child_err)) != sizeof(child_err))
-		return ujs_fail(err, errlen, "-f: the namespace's first process died");
-	if (child_err)
-		return ujs_fail(err, errlen, "-f: unshare(CLONE_NEWUSER): %s%s",
-				strerror(child_err),
-				child_err == EPERM ?
-				" (the kernel refuses it to a chrooted process, and where user namespaces are restricted)" :
-				child_err == ENOSPC || child_err == EUSERS ?
-				" (user namespaces at their limit: see user.max_user_namespaces)" : "");
-	return 0;
+	return ujs_fail(err, errlen, "-f: clone(CLONE_NEWUSER): %s%s", strerror(saved),
+			saved == EPERM ?
+			" (the kernel refuses it to a chrooted process, and where user namespaces are restricted)" :
+			saved == ENOSPC || saved == EUSERS ?
+			" (user namespaces at their limit: see user.max_user_namespaces)" : "");
 }
 
 int jail_userns_create(struct jail_idmap uid, struct jail_idmap gid, bool limit,
 		       char *err, size_t errlen)
 {
 	int ready[2], go[2], fd = -1;
+	struct holder_args a;
 	pid_t pid;
 
 	if (pipe2(ready, O_CLOEXEC) < 0)
@@ -200,19 +245,14 @@ int jail_userns_create(struct jail_idmap uid, struct jail_idmap gid, bool limit,
 		close(ready[1]);
 		return ujs_fail(err, errlen, "-f: pipe: %s", strerror(errno));
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		/* Only the parent's end of "go" may keep it open. */
-		close(go[1]);
-		close(ready[0]);
-		_exit(hold_new_userns(ready[1], go[0], uid, gid));
-	}
+	a = (struct holder_args){ ready[1], go[0], ready[0], go[1], uid, gid };
+	pid = clone(hold_new_userns, holder_stack.bytes + sizeof(holder_stack.bytes),
+		    CLONE_VM | CLONE_NEWUSER | SIGCHLD, &a);
 	close(ready[1]);
 	close(go[0]);
 	if (pid < 0)
-		ujs_fail(err, errlen, "-f: fork: %s", strerror(errno));
-	else if (wait_ready(ready[0], err, errlen) == 0)
+		clone_failed(errno, err, errlen);
+	else
 		fd = map_and_open(pid, uid, gid, limit, go[1], ready[0], err, errlen);
 	close(go[1]);
 	close(ready[0]);

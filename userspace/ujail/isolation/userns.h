@@ -9,7 +9,8 @@
  * the host's user namespace and the jail's root, whatever capabilities
  * it is given, cannot mount, set the hostname or reconfigure the network.
  * The namespace is made by the outer ujail before the jail (a short-lived
- * child unshares it and the outer, root on the host, writes its maps);
+ * child is cloned into it, sharing ujail's memory, and the outer, root on
+ * the host, writes its maps);
  * the service joins it through a file descriptor.
  *
  * With the baseline (baseline.h) the service's namespace is a second one,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "deps/path_walk.h"
+#include "deps/pathset.h"
 #include "root/mount_api.h"
 #include "root/rootfs.h"
 #include "root/stage.h"
@@ -43,8 +44,19 @@ struct rootfs {
 	bool mounted;
 	const struct jail_accounts *accounts;
 	const struct jail_host_files *files;
+	struct staged *staged;	/* the main stage's, else NULL */
 	char *err;
 	size_t errlen;
+};
+
+/*
+ * What the main stage has staged at the same path, read-only and
+ * writable: the command's dependencies name one object through its links
+ * too (/bin/true and /usr/bin/true), and a bind mount identical to the
+ * one under it is cost alone.
+ */
+struct staged {
+	struct path_set ro, rw;
 };
 
 struct fs_opt {
@@ -218,6 +230,25 @@ static int jail_write_file(struct rootfs *r, const char *path, const char *text)
 	return 0;
 }
 
+/* Host @path at the same path, unless the main stage has it so already. */
+static int stage_once(struct rootfs *r, struct stage *st, const char *path, bool writable)
+{
+	struct path_set *same, *other;
+
+	if (!r->staged)
+		return stage_add(st, path, path, writable);
+	same = writable ? &r->staged->rw : &r->staged->ro;
+	other = writable ? &r->staged->ro : &r->staged->rw;
+	/* Staged the other way as well: which one is on top is the order's. */
+	if (path_set_has(same, path) && !path_set_has(other, path))
+		return 0;
+	if (stage_add(st, path, path, writable) < 0)
+		return -1;
+	if (path_set_add(same, path) < 0)
+		return rootfs_fail(r, ENOMEM, "%s: staged", path);
+	return 0;
+}
+
 /*
  * Stages host @path at the same path in the jail the way the host
  * resolves it: each symbolic link met becomes the same link in the jail
@@ -254,10 +285,10 @@ static int stage_host_path(struct rootfs *r, struct stage *st, const char *path,
 		return rootfs_fail(r, -e, "%s: resolve on the host", clean);
 	}
 	for (size_t i = 0; i < links.n && ret == 0; i++)
-		ret = stage_add(st, links.paths[i], links.paths[i], false);
+		ret = stage_once(r, st, links.paths[i], false);
 	path_set_free(&links);
 	if (ret == 0 && strcmp(real, "/"))
-		ret = stage_add(st, real, real, writable);
+		ret = stage_once(r, st, real, writable);
 	return ret;
 }
 
@@ -336,7 +367,7 @@ static void take_new_root(struct rootfs *r, struct stage *st)
 }
 
 /* Everything from the host, through the stage backend. */
-static int stage_main(struct rootfs *r)
+static int stage_from_host(struct rootfs *r)
 {
 	const struct path_set *deps = r->files->deps;
 	struct stage st;
@@ -363,6 +394,20 @@ static int stage_main(struct rootfs *r)
 abort:
 	stage_abort(&st);
 	return -1;
+}
+
+/* The same, each object staged once (see struct staged). */
+static int stage_main(struct rootfs *r)
+{
+	struct staged staged = { { 0 }, { 0 } };
+	int ret;
+
+	r->staged = &staged;
+	ret = stage_from_host(r);
+	r->staged = NULL;
+	path_set_free(&staged.ro);
+	path_set_free(&staged.rw);
+	return ret;
 }
 
 static int dev_symlinks(struct rootfs *r)

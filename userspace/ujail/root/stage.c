@@ -134,14 +134,18 @@ static int open_dirs(int root_fd, const char *path, size_t len, char *err, size_
 		memcpy(name, path + at, clen);
 		name[clen] = '\0';
 		at += clen;
-		if (mkdirat(fd, name, 0755) < 0 && errno != EEXIST) {
-			errnum = errno;
-			close(fd);
-			return stage_fail(err, errlen, errnum,
-					  "%s: create directory %.*s in the jail",
-					  path, (int)at, path);
-		}
+		/* Most exist (staged before): look first, create only what is missing. */
 		next = open_step(fd, name, O_PATH | O_DIRECTORY);
+		if (next < 0 && errno == ENOENT) {
+			if (mkdirat(fd, name, 0755) < 0 && errno != EEXIST) {
+				errnum = errno;
+				close(fd);
+				return stage_fail(err, errlen, errnum,
+						  "%s: create directory %.*s in the jail",
+						  path, (int)at, path);
+			}
+			next = open_step(fd, name, O_PATH | O_DIRECTORY);
+		}
 		errnum = errno;
 		close(fd);
 		if (next < 0)
