@@ -141,14 +141,15 @@ done
 	# A failure shows in the kernel console. The output's device opens
 	# once its driver has bound and set it up, which goes on after
 	# insmod returns (virtio_console adds its ports from a work queue;
-	# until then the node may exist and fail with ENODEV).
+	# until then the node may exist and fail with ENODEV). The probe is
+	# true, not ":": a failed redirection of a special builtin ends ash.
 	if [ ${#early[@]} -gt 0 ]; then
 		for m in "${early[@]}"; do
 			printf 'insmod /lib/early/%s || echo "init: insmod %s failed"\n' \
 				"$(basename "$m")" "$(basename "$m")"
 		done
 		# shellcheck disable=SC2016 # $i expands in the guest
-		printf 'i=0; until { : >%s; } 2>/dev/null || [ $i = 30 ]; do sleep 1; i=$((i + 1)); done\n' "$output"
+		printf 'i=0; until true 2>/dev/null >%s || [ $i = 30 ]; do sleep 1; i=$((i + 1)); done\n' "$output"
 	fi
 	echo "exec </dev/null >$output 2>&1"
 	echo 'cd /opt/tests'
