@@ -22,9 +22,10 @@ case $kmod in
 esac
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
 	--modules "$work/modules" --host-file /lib64/ld-linux-x86-64.so.2 \
-	--insmod "$work/binfmt_misc.ko" --run 'insmod: grep -o "^binfmt_misc " /proc/modules' \
+	--insmod "$work/binfmt_misc.ko" \
 	--guest-file "$work/modules/extra/probe.ko=/lib/other/copy.ko" \
 	--run 'good: echo "ok 1 fine"' \
+	--run 'insmod: grep -o "^binfmt_misc " /proc/modules' \
 	--run 'modules: cat /lib/modules/extra/probe.ko' \
 	--run 'hostfile: test -L /lib64/ld-linux-x86-64.so.2 && test -f /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 && echo present' \
 	--run 'guestfile: cat /lib/other/copy.ko' \
