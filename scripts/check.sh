@@ -171,10 +171,8 @@ utrace_vm=(
 	--file "$vmut/utrace-progs"
 )
 # The kernels utrace's eBPF counter runs on also get a bounded version of
-# the text-patching stress (scripts/tcg-stress.sh runs it in rounds): the
-# guests' TCG mode (scripts/vm_accel) must keep them up under it.
+# the text-patching stress (tcg_stress_run, scripts/vm-runs.sh).
 utrace_vm+=(--file "$T/runner/tpflip" --file tests/runner/tcg_stress.sh)
-tcg_stress_run='tcg_stress: RUNS=20 FLIPS=300 TAP_SH=/opt/tests/tap.sh sh tcg_stress.sh'
 [ $usr = 1 ] || built=0
 
 # jailfs in the guest: loaded, its kselftests, fsx and a short stress (the

@@ -3,9 +3,12 @@
 # warning fails the build.
 #
 #   scripts/jailfs-build.sh patched|debug|aarch64|mipsel|stock-6.12|stock-6.1
+#                           |stock-6.12-arm64|stock-6.1-arm64
 #
 # aarch64 and mipsel are the router targets' kernels (scripts/kernel.sh),
-# cross-compiled (kernel.sh makevars gives ARCH= and CROSS_COMPILE=).
+# cross-compiled (kernel.sh makevars gives ARCH= and CROSS_COMPILE=); so
+# are Debian's stock arm64 kernels, whose headers scripts/stock-kernel.sh
+# unpacks with the host's kbuild tools.
 #
 # The module lands in build/jailfs/NAME/jailfs.ko (the sources are copied
 # there: kbuild writes its objects next to them).
@@ -22,7 +25,13 @@ aarch64 | mipsel)
 	read -r -a makevars < <("$top/scripts/kernel.sh" makevars "$name") ;;
 stock-6.12) "$top/scripts/stock-kernel.sh" 6.12 >/dev/null; kdir=$top/build/stock/6.12/headers ;;
 stock-6.1) "$top/scripts/stock-kernel.sh" 6.1 >/dev/null; kdir=$top/build/stock/6.1/headers ;;
-*) die "usage: jailfs-build.sh patched|debug|aarch64|mipsel|stock-6.12|stock-6.1" ;;
+stock-6.12-arm64 | stock-6.1-arm64)
+	series=${name#stock-}
+	series=${series%-arm64}
+	"$top/scripts/stock-kernel.sh" "$series" arm64 >/dev/null
+	kdir=$top/build/stock/$series-arm64/headers
+	makevars=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;;
+*) die "usage: jailfs-build.sh patched|debug|aarch64|mipsel|stock-6.12|stock-6.1|stock-6.12-arm64|stock-6.1-arm64" ;;
 esac
 
 out=$top/build/jailfs/$name

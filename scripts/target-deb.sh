@@ -22,7 +22,10 @@ esac
 pkg=${2:?usage: target-deb.sh aarch64|mipsel PACKAGE}
 out=$top/build/target-deb/$1/$pkg
 
-dpkg --print-foreign-architectures | grep -qx "$arch" ||
+# Not piped into grep -q: under pipefail, dpkg killed by SIGPIPE when grep
+# has seen arm64 and left would read as a missing architecture.
+foreign=$(dpkg --print-foreign-architectures)
+grep -qx "$arch" <<<"$foreign" ||
 	die "dpkg has no $arch architecture (scripts/deps.sh adds it: dpkg --add-architecture $arch; apt-get update)"
 version=$(apt-cache policy "$pkg:$arch" | sed -n 's/^ *Candidate: //p')
 case $version in

@@ -34,6 +34,12 @@ router_run+=' TAP_SH=/opt/tests/tap.sh sh /opt/tests/router_test.sh'
 utrace_run='UTRACE=/opt/tests/utrace UTRACE_PROGS=/opt/tests/utrace-progs UJAIL_SECCOMP=/opt/tests/ujail-seccomp'
 utrace_run+=' UJAIL= RT_SUFFIX=-static TAP_SH=/opt/tests/tap.sh sh utrace_test.sh'
 
+# The kernels utrace's eBPF counter runs on also get a bounded version of
+# the text-patching stress (scripts/tcg-stress.sh runs it in rounds): the
+# guests' TCG mode (scripts/vm_accel) must keep them up under it. utrace
+# and tpflip from PATH (/opt/tests) unless UTRACE= is put before it.
+tcg_stress_run='tcg_stress: RUNS=20 FLIPS=300 TAP_SH=/opt/tests/tap.sh sh tcg_stress.sh'
+
 # jailfs: loaded, its kselftests, fsx and a short stress, then unloaded.
 jailfs_runs=(
 	--run 'jailfs_insmod: insmod /opt/tests/jailfs.ko && grep -qw jailfs /proc/filesystems && echo "ok 1 jailfs loaded"'

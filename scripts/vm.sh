@@ -3,7 +3,7 @@
 # guest and collect their TAP output.
 #
 #   scripts/vm.sh [--arch x86_64|aarch64|mipsel] --kernel IMAGE --out DIR
-#                 [--file PATH]... [--modules DIR] [--host-file PATH]...
+#                 [--file PATH]... [--modules DIR] [--insmod MODULE]... [--host-file PATH]...
 #                 [--guest-file HOST=GUEST]... [--append ARGS]
 #                 [--timeout SECONDS] [--mem MB] [--virtio mmio|pci]
 #                 --run 'NAME: COMMAND'...
@@ -26,6 +26,10 @@
 # --guest-file copies host file HOST (its contents) to the absolute path
 # GUEST in the guest (a target's ld.so and libc from Debian's cross
 # packages, which live elsewhere on the host);
+# --insmod loads MODULE (a .ko for the guest's kernel) before anything
+# else, in the order given: the drivers a kernel has as modules but the
+# guest needs to be heard at all (Debian's arm64 6.1: virtio and its
+# console, where the run list's output goes);
 # --run runs COMMAND there with /opt/tests as the working directory, its
 # output is DIR/NAME.tap. The kernel console goes to DIR/console.log.
 #
@@ -37,7 +41,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 virtio=mmio arch=x86_64 kernel="" out="" modules="" append="" timeout=300 mem=512
-files=() host_files=() guest_files=() runs=()
+files=() host_files=() guest_files=() runs=() early=()
 
 # Once --out is known, a guest that cannot start still leaves a failed
 # result there, so a results summary counts it rather than nothing.
@@ -57,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--host-file) host_files+=("$2"); shift 2 ;;
 	--guest-file) guest_files+=("$2"); shift 2 ;;
 	--modules) modules=$2; shift 2 ;;
+	--insmod) early+=("$2"); shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -126,6 +131,11 @@ for f in "${guest_files[@]}"; do
 	cp -L "${f%%=*}" "$root${f#*=}"
 done
 [ -z "$modules" ] || { mkdir -p "$root/lib"; cp -a "$modules" "$root/lib/modules"; }
+mkdir -p "$root/lib/early"
+for m in "${early[@]}"; do
+	[ -f "$m" ] || die "--insmod: '$m' is not a file"
+	cp "$m" "$root/lib/early/"
+done
 
 # The guest runs each command and frames its output on the second serial
 # port, apart from the kernel console on the first.
@@ -135,6 +145,19 @@ done
 	echo 'export PATH=/bin:/opt/tests'
 	echo 'mount -t proc proc /proc; mount -t sysfs sys /sys'
 	echo 'mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp'
+	# A failure shows in the kernel console. The output's device opens
+	# once its driver has bound and set it up, which goes on after
+	# insmod returns (virtio_console adds its ports from a work queue;
+	# until then the node may exist and fail with ENODEV). The probe is
+	# true, not ":": a failed redirection of a special builtin ends ash.
+	if [ ${#early[@]} -gt 0 ]; then
+		for m in "${early[@]}"; do
+			printf 'insmod /lib/early/%s || echo "init: insmod %s failed"\n' \
+				"$(basename "$m")" "$(basename "$m")"
+		done
+		# shellcheck disable=SC2016 # $i expands in the guest
+		printf 'i=0; until true 2>/dev/null >%s || [ $i = 30 ]; do sleep 1; i=$((i + 1)); done\n' "$output"
+	fi
 	echo "exec </dev/null >$output 2>&1"
 	echo 'cd /opt/tests'
 	for r in "${runs[@]}"; do

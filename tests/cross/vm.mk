@@ -137,3 +137,67 @@ $(B)/$(1)/tests/vm/utrace/%-musl-static: $(UTRACE_PROGS_SRC)/%.c $(B)/$(1)/.sysr
 endef
 
 $(foreach t,$(CROSS_TARGETS),$(eval $(call VM_RULES,$(t))))
+
+# utrace with its ebpf backend, for Debian's stock arm64 kernels in the
+# aarch64 guest (they have BTF; the target's own utrace is musl and
+# ptrace-only, cross.mk): static glibc like the x86_64 guests' utrace
+# (build/bin-static/utrace), against Debian's arm64 archives of libbpf,
+# libelf, zlib and json-c (scripts/target-deb.sh, nothing installed).
+# The counter is compiled for arm64 and embedded by its own skeleton,
+# which -I finds before the host's in build/gen.
+#
+#   make vm-stock-aarch64   what the stock guests add to make vm-aarch64:
+#   build/aarch64/tests/vm/utrace-ebpf      the command
+#   build/aarch64/ebpf/gen/count.skel.h     the arm64 counter's skeleton
+#   build/aarch64/tests/vm/tpflip           the text-patching stress's
+#                                           program (tests/runner/tcg_stress.sh)
+#   build/jailfs/stock-SERIES-arm64/jailfs.ko   jailfs against Debian's
+#                                           6.12 and 6.1 arm64 headers
+XEB := $(B)/aarch64/ebpf
+XEB_DEBS := libbpf-dev libelf-dev zlib1g-dev libjson-c-dev
+XEB_DEB_DIRS := $(addprefix $(B)/target-deb/aarch64/,$(XEB_DEBS))
+XEB_CFLAGS := -I$(XEB)/gen $(UT_CFLAGS) $(addprefix -isystem ,$(addsuffix /usr/include,$(XEB_DEB_DIRS)))
+XEB_LDFLAGS := $(addprefix -L,$(addsuffix /usr/lib/aarch64-linux-gnu,$(XEB_DEB_DIRS)))
+XEB_BPF_CFLAGS := $(subst __TARGET_ARCH_$(UT_BPF_ARCH),__TARGET_ARCH_arm64,$(filter-out -idirafter \
+	/usr/include/%,$(UT_BPF_CFLAGS))) -idirafter /usr/aarch64-linux-gnu/include
+XEB_SEC_OBJ := $(patsubst %.c,$(XEB)/obj/seccomp/%.o,$(notdir $(SECCOMP_LIB_SRC)))
+XEB_UT_OBJ := $(patsubst $(UT_SRC)/%.c,$(XEB)/obj/utrace/%.o,$(UT_LIB_SRC))
+
+.PHONY: vm-stock-aarch64
+vm-stock-aarch64: $(B)/aarch64/tests/vm/utrace-ebpf $(B)/aarch64/tests/vm/tpflip \
+	$(B)/jailfs/stock-6.12-arm64/jailfs.ko $(B)/jailfs/stock-6.1-arm64/jailfs.ko
+
+# The packages, unpacked again only when a version changes.
+$(XEB)/.debs: cross-force
+	@mkdir -p $(@D)
+	@for p in $(XEB_DEBS); do scripts/target-deb.sh aarch64 $$p >/dev/null || exit 1; \
+		cat $(B)/target-deb/aarch64/$$p/.version; done >$@.tmp && \
+		{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+
+$(XEB)/gen/utrace-count.bpf.o: $(UT_SRC)/count.bpf.c
+	@mkdir -p $(@D)
+	clang $(XEB_BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(XEB)/gen/count.skel.h: $(XEB)/gen/utrace-count.bpf.o
+	bpftool gen skeleton $< name utrace_kcount >$@.tmp && mv $@.tmp $@
+
+$(XEB)/obj/seccomp/%.o: %.c $(XEB)/.debs
+	@mkdir -p $(@D)
+	aarch64-linux-gnu-gcc $(XEB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(XEB)/obj/utrace/%.o: $(UT_SRC)/%.c $(XEB)/.debs
+	@mkdir -p $(@D)
+	aarch64-linux-gnu-gcc $(XEB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(XEB)/obj/utrace/bpf_count.o: $(XEB)/gen/count.skel.h
+
+$(B)/aarch64/tests/vm/utrace-ebpf: $(UT_MAIN) $(XEB_UT_OBJ) $(XEB_SEC_OBJ)
+	@mkdir -p $(@D)
+	aarch64-linux-gnu-gcc $(XEB_CFLAGS) $(DEPFLAGS) -static -o $@ $< $(XEB_UT_OBJ) $(XEB_SEC_OBJ) \
+		$(XEB_LDFLAGS) -ljson-c $(UT_BPF_LIBS)
+
+$(B)/aarch64/tests/vm/tpflip: $(TOP)/tests/runner/tpflip.c
+	@mkdir -p $(@D)
+	aarch64-linux-gnu-gcc -std=gnu11 -O2 -static -Wall -Wextra -Werror $(DEPFLAGS) -o $@ $<
+
+DEPS += $(B)/aarch64/tests/vm/tpflip $(XEB)/gen/utrace-count.bpf.o $(XEB_SEC_OBJ) $(XEB_UT_OBJ) $(B)/aarch64/tests/vm/utrace-ebpf

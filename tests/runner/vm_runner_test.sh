@@ -2,20 +2,30 @@
 # The QEMU runner must catch what it is there to catch: a "not ok", a
 # non-zero exit without TAP, a hung guest and a kernel crash; and not take
 # a cgroup's OOM kill for a crash. Boots Debian's
-# stock 6.12 kernel (no build needed). Prints TAP.
+# stock 6.12 kernel (no build needed); --insmod loads one of its modules.
+# Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
 . "$top/tests/lib/tap.sh"
 
-echo "1..15"
+echo "1..17"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
 echo marker >"$work/modules/extra/probe.ko"
+# A module of the stock kernel's, for --insmod (busybox's insmod takes it
+# uncompressed).
+kmod=$(find "$(dirname "$kernel")/root/lib/modules" -name 'binfmt_misc.ko*' | head -n 1)
+case $kmod in
+*.xz) xz -dc "$kmod" >"$work/binfmt_misc.ko" ;;
+*) cp "$kmod" "$work/binfmt_misc.ko" ;;
+esac
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/mixed" --timeout 120 \
 	--modules "$work/modules" --host-file /lib64/ld-linux-x86-64.so.2 \
+	--insmod "$work/binfmt_misc.ko" \
 	--guest-file "$work/modules/extra/probe.ko=/lib/other/copy.ko" \
 	--run 'good: echo "ok 1 fine"' \
+	--run 'insmod: grep -o "^binfmt_misc " /proc/modules' \
 	--run 'modules: cat /lib/modules/extra/probe.ko' \
 	--run 'hostfile: test -L /lib64/ld-linux-x86-64.so.2 && test -f /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 && echo present' \
 	--run 'guestfile: cat /lib/other/copy.ko' \
@@ -38,6 +48,7 @@ check "--host-file copies a host file and its symlinks to the same path" \
 	grep -qx present "$work/mixed/hostfile.tap"
 check "--guest-file copies a host file to another path in the guest" \
 	grep -qx marker "$work/mixed/guestfile.tap"
+check "--insmod loads a module before the run list" grep -qx 'binfmt_misc ' "$work/mixed/insmod.tap"
 check "a 'not ok' is reported" grep -qx 'not ok 1 broken' "$work/mixed/bad.tap"
 check "a non-zero exit without TAP counts as a failure" \
 	grep -q '^not ok 1 crashed exited with status 3' "$work/mixed/crashed.tap"
@@ -53,6 +64,12 @@ check "the timeout is named" grep -q 'guest timed out after 25s' "$work.hang.log
 rc=$?
 check "--arch: an unknown machine is a usage error naming the choices" \
 	eval 'test $rc = 2 && grep -q "x86_64, aarch64 or mipsel" "$work.arch.log"'
+
+"$top/scripts/vm.sh" --kernel "$kernel" --out "$work/noko" --insmod "$work/none.ko" --run 'x: true' \
+	>"$work.noko.log" 2>&1
+rc=$?
+check "--insmod: a missing module is a usage error naming it" \
+	eval 'test $rc = 2 && grep -q "none.ko. is not a file" "$work.noko.log"'
 
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/panic" --timeout 120 \
 	--run 'panic: echo c >/proc/sysrq-trigger' >"$work.panic.log" 2>&1
