@@ -10,7 +10,7 @@ kernel=$("$top/scripts/stock-kernel.sh" 6.12) || exit 1
 work=$top/build/runner-selftest
 . "$top/tests/lib/tap.sh"
 
-echo "1..17"
+echo "1..19"
 rm -rf "$work" && mkdir -p "$work/modules/extra"
 echo marker >"$work/modules/extra/probe.ko"
 # A module of the stock kernel's, for --insmod (busybox's insmod takes it
@@ -65,11 +65,16 @@ rc=$?
 check "--arch: an unknown machine is a usage error naming the choices" \
 	eval 'test $rc = 2 && grep -q "x86_64, aarch64 or mipsel" "$work.arch.log"'
 
+# An earlier run's result in --out, which must not be counted again.
+mkdir -p "$work/noko" && echo "ok 1 stale" >"$work/noko/stale.tap"
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/noko" --insmod "$work/none.ko" --run 'x: true' \
 	>"$work.noko.log" 2>&1
 rc=$?
 check "--insmod: a missing module is a usage error naming it" \
 	eval 'test $rc = 2 && grep -q "none.ko. is not a file" "$work.noko.log"'
+check "a guest that cannot start leaves a failed result in --out" \
+	grep -q '^not ok 1 guest did not start: --insmod' "$work/noko/vm.tap"
+check "  and no earlier result there" test ! -e "$work/noko/stale.tap"
 
 "$top/scripts/vm.sh" --kernel "$kernel" --out "$work/panic" --timeout 120 \
 	--run 'panic: echo c >/proc/sysrq-trigger' >"$work.panic.log" 2>&1
