@@ -103,9 +103,10 @@ for p in "${pkgs[@]}"; do
 	if [ ! -f "$srcdir/$dsc" ]; then
 		# (As root apt cannot hand the download to its _apt user: said
 		# once per file, not news.)
-		(cd "$srcdir" || exit 1
-		 apt-get source --download-only -qq "$p" 2>&1 | grep -v "unsandboxed as root"
-		 true)
+		# Neither apt-get's status nor grep's (nothing left to print) may
+		# end the script here: the file's presence below decides.
+		{ (cd "$srcdir" && apt-get source --download-only -qq "$p" 2>&1) || true; } |
+			{ grep -v "unsandboxed as root" || true; } >&2
 		[ -f "$srcdir/$dsc" ] || die "apt-get source $p: $dsc not fetched"
 	fi
 	# Debian's patches applied, as dpkg-source does.
