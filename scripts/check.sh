@@ -126,6 +126,9 @@ fi
 for t in $cross; do
 	[ $usr = 1 ] && host_suite "cross-$t" tests/cross/qemu_test.sh "$t"
 done
+# The sysroots' cache (scripts/cross-sysroot.sh): a copied entry is rebuilt.
+# shellcheck disable=SC2086
+[ -n "$cross" ] && host_suite cross-sysroot tests/cross/sysroot_test.sh $cross
 
 # ujail-seccomp run in the guest: the static command, both shims (under
 # /opt/tests/lib: the guest's /tmp is a fresh tmpfs, so build paths under

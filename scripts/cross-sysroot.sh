@@ -30,7 +30,14 @@ die() {
 	exit 1
 }
 
-[ $# -eq 2 ] || die "usage: cross-sysroot.sh TARGET LINK"
+# --check: link a usable cached sysroot and exit 0, or exit 3 where one
+# would have to be built (nothing is built).
+check_only=0
+if [ "${1:-}" = --check ]; then
+	check_only=1
+	shift
+fi
+[ $# -eq 2 ] || die "usage: cross-sysroot.sh [--check] TARGET LINK"
 target=$1
 # (The link's directory resolved, not the link: it may point at the cache.)
 link=$(readlink -m "$(dirname "$2")")/$(basename "$2")
@@ -66,22 +73,34 @@ key=$( {
 	cat "$script"
 } | sha256sum | cut -c1-16)
 
-cache=${UJAIL_CROSS_CACHE:-/var/cache/ujail-cross}
+cache=$(readlink -m "${UJAIL_CROSS_CACHE:-/var/cache/ujail-cross}")
 name=$target-$key
 mkdir -p "$(dirname "$link")"
-if [ -f "$cache/$name/.done" ]; then
-	ln -sfn "$cache/$name" "$link"
-	exit 0
-fi
+
+# A sysroot is not relocatable: musl-gcc.specs and the .pc files name the
+# directory it was built in. .done holds that directory, so a copy (or a
+# moved cache) is built anew rather than compiled against a path that may
+# be gone or hold another build.
+built_here() {
+	[ -f "$1/.done" ] && [ "$(cat "$1/.done")" = "$1" ]
+}
+use_if_built() {
+	if built_here "$1"; then
+		ln -sfn "$1" "$link"
+		exit 0
+	fi
+	if [ -f "$1/.done" ]; then
+		echo "cross-sysroot.sh: $1 was built in another directory (a copy): building it again" >&2
+	fi
+}
+use_if_built "$cache/$name"
 if mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; then
 	prefix=$cache/$name
 else
 	prefix=$(dirname "$link")/$name
-	if [ -f "$prefix/.done" ]; then
-		ln -sfn "$prefix" "$link"
-		exit 0
-	fi
+	use_if_built "$prefix"
 fi
+[ $check_only = 0 ] || exit 3
 
 echo "cross-sysroot.sh: building musl, json-c, libnl3, libcap2 for $target into $prefix"
 t0=$(date +%s)
@@ -192,7 +211,7 @@ libcap() {
 step libcap2 libcap
 
 echo "$dscs" >"$prefix/.sources"
-touch "$prefix/.done"
+echo "$prefix" >"$prefix/.done"
 ln -sfn "$prefix" "$link"
 # The cache keeps the three newest sysroots of a target (other clones may
 # still be on an older key; they rebuild if theirs went).
