@@ -8,11 +8,10 @@
 #   musl       libc.a, libc.so (ld-musl-ARCH.so.1), lib/musl-gcc.specs
 #   json-c     libjson-c.a
 #   libnl3     libnl-3.a, libnl-route-3.a (ujail --veth)
-#   libcap2    libcap.a
 #   + the kernel's uapi headers of Debian's linux-libc-dev-ARCH-cross
 #
 # Static libraries only (the programs for a target are linked statically,
-# as OpenWrt would ship them with no json-c/libnl/libcap of their own).
+# as OpenWrt would ship them with no json-c/libnl of their own).
 # Compile with `TRIPLE-gcc -specs=SYSROOT/lib/musl-gcc.specs`.
 #
 # The result is kept outside the clone, in $UJAIL_CROSS_CACHE (default
@@ -55,7 +54,7 @@ kinc=/usr/$triple/include
 
 script=$(readlink -f "$0")
 jobs=$(nproc 2>/dev/null || echo 2)
-pkgs=(musl json-c libnl3 libcap2)
+pkgs=(musl json-c libnl3)
 
 # The .dsc each package would be fetched as: its version, without fetching
 # (one apt-get: a second each on a busy machine).
@@ -102,7 +101,7 @@ else
 fi
 [ $check_only = 0 ] || exit 3
 
-echo "cross-sysroot.sh: building musl, json-c, libnl3, libcap2 for $target into $prefix"
+echo "cross-sysroot.sh: building musl, json-c, libnl3 for $target into $prefix"
 t0=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ujail-cross-$target.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -198,17 +197,6 @@ libnl() {
 	cp lib/.libs/libnl-3.a lib/.libs/libnl-route-3.a "$prefix/lib/"
 }
 step libnl3 libnl
-
-# libcap: the static library (the shared one and psx not needed).
-libcap() {
-	cd "$work/libcap2"
-	make -C libcap -j"$jobs" libcap.a CROSS_COMPILE="$triple-" CC="$CC" BUILD_CC=gcc \
-		AR="$triple-ar" RANLIB="$triple-ranlib" SHARED=no
-	mkdir -p "$prefix/include/sys"
-	cp libcap/include/sys/capability.h "$prefix/include/sys/"
-	cp libcap/libcap.a "$prefix/lib/"
-}
-step libcap2 libcap
 
 echo "$dscs" >"$prefix/.sources"
 echo "$prefix" >"$prefix/.done"

@@ -5,10 +5,10 @@
 #   make TARGET=aarch64          (or: make cross-aarch64)   the same for mipsel
 #   make TARGET=aarch64 cross-check   the pure tests under qemu-user
 #
-#   build/sysroot/TARGET                 musl, json-c, libnl, libcap for TARGET
+#   build/sysroot/TARGET                 musl, json-c, libnl for TARGET
 #                                        (scripts/cross-sysroot.sh; a link into
 #                                        /var/cache/ujail-cross)
-#   build/TARGET/bin/ujail               static (json-c, libnl-route, libcap)
+#   build/TARGET/bin/ujail               static (json-c, libnl-route)
 #   build/TARGET/bin/ujail-seccomp       static (json-c); seccomp-trace a link
 #   build/TARGET/bin/utrace              static, ptrace backend only
 #   build/TARGET/lib/ujail/ujail-keeper  static, -Os, stripped
@@ -49,7 +49,7 @@ CROSS_UNIT_SRC := $(wildcard $(TOP)/tests/unit/*_test.c)
 CROSS_UJ_UNIT_SRC := $(UJ_TEST_SRC)
 # ujail's flags with the sysroot's libnl headers for the host's.
 CROSS_UJ_CFLAGS = $(subst -isystem /usr/include/libnl3,-isystem $(B)/sysroot/$(1)/include/libnl3,$(UJ_CFLAGS))
-CROSS_LDLIBS := -ljson-c $(UJ_NL_LIBS) -lcap
+CROSS_LDLIBS := -ljson-c $(UJ_NL_LIBS)
 
 # CROSS_RULES TARGET
 define CROSS_RULES

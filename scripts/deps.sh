@@ -59,7 +59,7 @@ cmake
 "
 
 # The router targets' libraries are built from Debian's source packages
-# (scripts/cross-sysroot.sh: apt-get source musl json-c libnl3 libcap2):
+# (scripts/cross-sysroot.sh: apt-get source musl json-c libnl3):
 # without deb-src entries, add them for the release's own archive. A
 # fresh Debian 12 has its entries in /etc/apt/sources.list (the installer)
 # or /etc/apt/sources.list.d/debian.sources (deb822, the container images).

@@ -166,7 +166,7 @@ INST_PROG_LD = $(CC) $(SIZE_CFLAGS) $(SIZE_LDFLAGS) $(INST_RUNPATH) -o $@ $(filt
 
 $(IB)/bin/ujail: $(IB)/uj/main.o $(INST_UJ_OBJ) $(INST_SO)
 	@mkdir -p $(@D)
-	$(INST_PROG_LD) -ljson-c -lcap
+	$(INST_PROG_LD) -ljson-c
 
 $(IB)/bin/ujail-seccomp: $(IB)/uj/seccomp_main.o $(INST_SO)
 	@mkdir -p $(@D)

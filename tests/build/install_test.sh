@@ -65,6 +65,9 @@ programs() {
 	# The optional parts' libraries are the plugins' alone.
 	check "$layout: ujail needs neither libnl nor libbpf (plugins)" \
 		eval '! readelf -dW "$bin/ujail" | grep -qE "libnl|libbpf|libelf|libz\."'
+	# Capability names come from the library's kernel tables, as procd's.
+	check "$layout: ujail needs no libcap (one library less to load a start)" \
+		eval '! readelf -dW "$bin/ujail" | grep -qF "libcap"'
 	check "$layout: utrace needs no libbpf (the utrace-ebpf.so plugin)" \
 		eval '! readelf -dW "$bin/utrace" | grep -qE "libbpf|libelf|libz\."'
 	check "$layout: the programs find libujail-seccomp.so.0 beside them" \

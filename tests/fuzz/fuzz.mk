@@ -88,7 +88,7 @@ $(FZ)/compile_fuzz: $(FZ)/compile_fuzz.o $(FZ)/reference.o $(FZ)/libseccomp.a
 	$(FZ_LINK) -o $@ $^ -ljson-c
 
 $(FZ)/jail_opts_fuzz: $(FZ)/jail_opts_fuzz.o $(FZ)/libujail.a $(FZ)/libutrace.a $(FZ)/libseccomp.a
-	$(FZ_LINK) -o $@ $^ $(UJ_LDLIBS) -lcap
+	$(FZ_LINK) -o $@ $^ $(UJ_LDLIBS)
 
 $(FZ)/jailfs_opts_fuzz: $(FZ)/jailfs_opts_fuzz.o $(FZ)/jailfs/opts.o
 	$(FZ_LINK) -o $@ $^

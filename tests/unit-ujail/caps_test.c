@@ -73,6 +73,14 @@ static void test_good_file(void)
 	p = caps_file("lower.json", "{ \"ambient\": [\"cap_chown\"] }");
 	ok(jail_caps_load(p, &c, err, sizeof(err)) == 0 && c.ambient == BIT(CAP_CHOWN),
 	   "a lower-case name is the same capability");
+	p = caps_file("mixed.json", "{ \"ambient\": [\"Cap_Net_Raw\"] }");
+	ok(jail_caps_load(p, &c, err, sizeof(err)) == 0 && c.ambient == BIT(CAP_NET_RAW),
+	   "any case, as procd's strcasecmp (%s)", err);
+	/* The newest of the kernel's headers, which libcap 2.66 may not name. */
+	p = caps_file("newest.json", "{ \"ambient\": [\"CAP_CHECKPOINT_RESTORE\"] }");
+	ok(jail_caps_load(p, &c, err, sizeof(err)) == 0 &&
+	   c.ambient == BIT(CAP_CHECKPOINT_RESTORE), "CAP_CHECKPOINT_RESTORE is %d (%s)",
+	   CAP_CHECKPOINT_RESTORE, err);
 }
 
 struct bad_case {
@@ -83,6 +91,13 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
 	{ "{ \"ambient\": [\"CAP_NO_SUCH\"] }", "CAP_NO_SUCH", "an unknown capability is named" },
+	/* A macro of the header, no capability (procd leaves it out too). */
+	{ "{ \"ambient\": [\"CAP_LAST_CAP\"] }", "unknown capability CAP_LAST_CAP",
+	  "CAP_LAST_CAP is no capability" },
+	{ "{ \"ambient\": [\"NET_RAW\"] }", "unknown capability NET_RAW",
+	  "a name without CAP_ is unknown" },
+	{ "{ \"ambient\": [\"CAP_NET_RAW_AND_A_NAME_LONGER_THAN_SIXTY_FOUR_CHARACTERS_XXXXXXXX\"] }",
+	  "unknown capability", "an overlong name is unknown, not cut short" },
 	{ "{ \"ambient\": \"CAP_CHOWN\" }", "ambient", "a string instead of a list names the key" },
 	{ "{ \"ambient\": [1] }", "ambient", "a number in a list names the key" },
 	{ "[ ]", "bad.json", "a list instead of an object names the file" },

@@ -114,7 +114,7 @@ $(T)/unit-ujail/%_test: $(TOP)/tests/unit-ujail/%_test.c $(UJ_B)/libujail-asan.a
 	@mkdir -p $(@D)
 	$(CC) $(UJ_CFLAGS) $(UJ_SANITIZE) $(DEPFLAGS) -I$(TOP)/tests/unit \
 		-DUJ_TEST_DIR='"$(TOP)/tests/unit-ujail"' -o $@ $< $(UJ_B)/libujail-asan.a \
-		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS) -lcap
+		$(UJ_B)/libutrace-asan.a $(UJ_B)/libujail-seccomp-asan.a $(UJ_LDLIBS)
 
 DEPS += $(UJ_LIB_OBJ) $(UJ_LIB_ASAN) $(B)/bin/ujail-deps $(B)/bin/ujail $(UJ_KEEPER) $(UJ_UNIT_TESTS)
 

@@ -17,27 +17,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "creds/creds.h"
 #include "seccomp/errmsg.h"
+#include "seccomp/syscalls.h"
 
 /* ---- procd's capabilities JSON ---- */
 
+/*
+ * As procd: any case of a CAP_* name of the kernel's headers (the table
+ * ujail-seccomp compiles policies with), CAP_LAST_CAP being no capability.
+ */
 static int cap_by_name(const char *name, int *cap)
 {
-	char lower[64];
-	cap_value_t v;
+	char upper[64];
 	size_t i;
+	int v;
 
-	for (i = 0; name[i] && i < sizeof(lower) - 1; i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[i] = '\0';
-	if (name[i] || strncmp(lower, "cap_", 4) || cap_from_name(lower, &v) < 0 ||
-	    v < 0 || v > 63)
+	for (i = 0; name[i] && i < sizeof(upper) - 1; i++)
+		upper[i] = (char)toupper((unsigned char)name[i]);
+	upper[i] = '\0';
+	if (name[i] || !strcmp(upper, "CAP_LAST_CAP"))
+		return -1;
+	v = ujs_cap_by_name(upper);
+	if (v < 0 || v > 63)
 		return -1;
 	*cap = v;
 	return 0;
