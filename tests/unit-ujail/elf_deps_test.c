@@ -1065,6 +1065,80 @@ static void test_listed_paths_exist(void)
 	run_free(&r);
 }
 
+/* The union of each program's set, collected apart: what a session must give. */
+static bool union_of(const char *const *progs, struct path_set *u)
+{
+	struct run r;
+
+	for (size_t i = 0; progs[i]; i++) {
+		collect(&r, progs[i], NULL);
+		for (size_t j = 0; r.ret == 0 && j < r.set.n; j++)
+			if (path_set_add(u, r.set.paths[j]) < 0)
+				r.ret = -1;
+		run_free(&r);
+		if (r.ret < 0)
+			return false;
+	}
+	return true;
+}
+
+static bool same_set(const struct path_set *a, const struct path_set *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->paths[i], b->paths[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A jail's plan collects its command and each -r program into one set
+ * through one session: the same set as apart, and a program collected
+ * before is not read again (here: replaced by a text file since, which
+ * alone would fail).
+ */
+static void test_session(void)
+{
+	const char *const progs[] = { "/bin/ls", "/bin/cat", "/bin/ls", fxp("glibc/hello"), NULL };
+	struct elf_deps_session session = { 0 };
+	struct elf_deps_opts opts = { .session = &session };
+	struct path_set want = { 0 }, got = { 0 };
+	char copy[PATH_MAX], cmd[2 * PATH_MAX + 16], err[1024];
+	bool all = true;
+	FILE *f;
+
+	if (!debian_merged_usr()) {
+		skip("session: host is not Debian with merged /usr");
+		return;
+	}
+	for (size_t i = 0; progs[i]; i++)
+		if (elf_deps_collect(progs[i], &opts, &got, err, sizeof(err)) < 0) {
+			printf("# %s: %s\n", progs[i], err);
+			all = false;
+		}
+	ok(all && union_of(progs, &want) && same_set(&got, &want),
+	   "session: ls, cat, ls again and a fixture give the union of their sets (%zu paths)",
+	   got.n);
+	ok(session.cache_state == 1 && path_set_has(&session.programs, "/bin/cat"),
+	   "session: the cache read once, the programs noted");
+
+	snprintf(copy, sizeof(copy), "%s", fxp("session-prog"));
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", fxp("glibc/hello"), copy);
+	ok(system(cmd) == 0 && elf_deps_collect(copy, &opts, &got, err, sizeof(err)) == 0,
+	   "session: a copy of the fixture collected (%s)", err);
+	f = fopen(copy, "w");
+	ok(f && fputs("no ELF\n", f) >= 0 && fclose(f) == 0 &&
+	   elf_deps_collect(copy, NULL, &want, err, sizeof(err)) < 0,
+	   "session: then made a text file, alone it fails (%s)", err);
+	ok(elf_deps_collect(copy, &opts, &got, err, sizeof(err)) == 0,
+	   "session: but is not read again by the session that collected it");
+	elf_deps_session_free(&session);
+	ok(session.cache_state == 0 && session.programs.n == 0, "session: freed");
+	path_set_free(&want);
+	path_set_free(&got);
+}
+
 static int build_fixtures(void)
 {
 	char tmpl[] = "/tmp/ujail-deps-XXXXXX", cmd[PATH_MAX * 4];
@@ -1110,6 +1184,7 @@ int main(void)
 	test_fuzz();
 	test_against_ldd();
 	test_listed_paths_exist();
+	test_session();
 	remove_fixtures();
 	return tap_done();
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The sorted unique path set, and path_walk/path_clean in a sysroot. Prints TAP. */
+/*
+ * The sorted unique path set, and path_walk/path_clean in a sysroot, and
+ * path_walk_memo. Prints TAP.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,6 +12,7 @@
 #include <unistd.h>
 
 #include "deps/path_walk.h"
+#include "deps/path_walk_memo.h"
 #include "deps/pathset.h"
 #include "tap.h"
 
@@ -69,6 +73,47 @@ static void dir_at(const char *rel)
 	mkdir(p, 0755);
 }
 
+/* In test_walk()'s sysroot: the memo answers as path_walk(), then from memory. */
+static void test_memo(void)
+{
+	static const char *const paths[] = { "/abs", "/usr/lib/up", "/loop1", "/usr/nothing",
+					     "/usr/lib/x/file/more", "/" };
+	struct path_walk_memo m = { 0 };
+	char real[PATH_MAX], want[PATH_MAX], p[PATH_MAX];
+	struct path_set a = { 0 }, b = { 0 };
+	bool same = true;
+
+	for (int round = 0; round < 2; round++)
+		for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+			int r1 = path_walk(root, paths[i], want, &a);
+			int r2 = path_walk_memo(&m, root, paths[i], real, &b);
+
+			/* (A failed walk's links are nobody's: the memo adds none.) */
+			if (r1 != r2 || (r1 == 0 && (strcmp(want, real) || a.n != b.n))) {
+				printf("# %s: %d %s, memo %d %s\n", paths[i], r1, want, r2, real);
+				same = false;
+			}
+			for (size_t j = 0; r1 == 0 && j < a.n && j < b.n; j++)
+				same &= !strcmp(a.paths[j], b.paths[j]);
+			path_set_free(&a);
+			path_set_free(&b);
+		}
+	ok(same && m.n == 6, "memo: results, errors and links as path_walk, twice; 6 walks kept");
+
+	/* /abs made to point elsewhere: the memo still answers as before. */
+	at(p, "/abs");
+	unlink(p);
+	link_at("/usr/lib/x", "/abs");
+	ok(path_walk_memo(&m, root, "/abs", real, &b) == 0 && !strcmp(real, "/usr/lib/x/file") &&
+	   path_walk(root, "/abs", want, NULL) == 0 && !strcmp(want, "/usr/lib/x"),
+	   "memo: a path walked before is not walked again");
+	path_set_free(&b);
+	path_walk_memo_free(&m);
+	ok(m.n == 0 && !m.v, "memo: freed");
+	unlink(p);
+	link_at("/lib/x/file", "/abs");
+}
+
 static void test_walk(void)
 {
 	char real[PATH_MAX], p[PATH_MAX], clean[PATH_MAX];
@@ -115,6 +160,8 @@ static void test_walk(void)
 	ok(path_walk(root, "/usr/nothing", real, NULL) == -ENOENT, "missing: -ENOENT");
 	ok(path_walk(root, "relative", real, NULL) == -EINVAL, "relative path: -EINVAL");
 	ok(path_walk(root, "/", real, NULL) == 0 && !strcmp(real, "/"), "the root itself");
+
+	test_memo();
 
 	ok(path_clean("//a/./b//c/", clean) == 0 && !strcmp(clean, "/a/b/c"), "clean //a/./b//c/");
 	ok(path_clean("/a/../b", clean) == -EINVAL, "clean refuses \"..\"");

@@ -12,6 +12,15 @@
 
 #include "deps/elf_deps_int.h"
 
+void elf_deps_session_free(struct elf_deps_session *s)
+{
+	if (s->cache_state > 0)
+		ld_cache_free(&s->cache);
+	path_set_free(&s->programs);
+	path_walk_memo_free(&s->walks);
+	memset(s, 0, sizeof(*s));
+}
+
 /* What execve(@path) needs; @script is the #! file that named it, or NULL. */
 int deps_collect_exec(struct deps_ctx *ctx, const char *path, unsigned int depth,
 		      const char *script)
@@ -61,12 +70,17 @@ int elf_deps_collect(const char *path, const struct elf_deps_opts *opts, struct 
 		ctx.opts.library_path = opts->library_path;
 		ctx.opts.dst_lib = opts->dst_lib;
 	}
+	ctx.s = opts && opts->session ? opts->session : &ctx.own;
 	if (errlen)
 		err[0] = '\0';
 	if (path[0] != '/')
 		return deps_fail(&ctx, "%s: not an absolute path", path);
+	/* The session's set has this program's closure already. */
+	if (path_set_has(&ctx.s->programs, path))
+		return 0;
 	ret = deps_collect_exec(&ctx, path, 0, NULL);
-	if (ctx.cache_state > 0)
-		ld_cache_free(&ctx.cache);
+	if (!ret && ctx.s != &ctx.own && path_set_add(&ctx.s->programs, path) < 0)
+		ret = deps_oom(&ctx);
+	elf_deps_session_free(&ctx.own);
 	return ret;
 }

@@ -35,6 +35,8 @@
 
 #include <stddef.h>
 
+#include "deps/ld_cache.h"
+#include "deps/path_walk_memo.h"
 #include "deps/pathset.h"
 
 /* PATH for "#!/usr/bin/env NAME" when the caller gives none (Debian's root PATH). */
@@ -42,6 +44,24 @@
 
 /* Nested #! interpreters followed at most, as the kernel (then ELOOP). */
 #define ELF_DEPS_MAX_INTERP 5
+
+/*
+ * What the elf_deps_collect() calls filling one set (a jail's plan: its
+ * command, then each -r/-w program) share: glibc's ld.so.cache, read and
+ * staged once, and the programs whose closure the set already holds,
+ * which are not walked again, and each path's resolution (every program
+ * walks /lib64, ld.so and libc.so.6 alike). Zero-initialised;
+ * elf_deps_session_free().
+ * Every call given a session must fill the same set with the same options.
+ */
+struct elf_deps_session {
+	struct ld_cache cache;
+	int cache_state;	/* 0: not read yet, 1: loaded, -1: absent or unusable */
+	struct path_set programs; /* exec'd by name, collected whole */
+	struct path_walk_memo walks; /* each path resolved, and where it led */
+};
+
+void elf_deps_session_free(struct elf_deps_session *s);
 
 struct elf_deps_opts {
 	/*
@@ -63,6 +83,8 @@ struct elf_deps_opts {
 	 * triplet>" as Debian's glibc (lib64 or lib when no triplet is known).
 	 */
 	const char *dst_lib;
+	/* Shared with the other calls filling the same set; NULL: none. */
+	struct elf_deps_session *session;
 };
 
 /*

@@ -62,7 +62,7 @@ char *deps_dir_name(const char *path)
 int deps_resolve(struct deps_ctx *ctx, const char *path, char *real, struct path_set *links,
 		 char *host)
 {
-	int ret = path_walk(ctx->opts.sysroot, path, real, links);
+	int ret = path_walk_memo(&ctx->s->walks, ctx->opts.sysroot, path, real, links);
 
 	return ret < 0 ? ret : sysroot_join(ctx->opts.sysroot, real, host, PATH_MAX);
 }

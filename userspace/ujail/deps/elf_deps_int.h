@@ -33,8 +33,8 @@ struct deps_ctx {
 	struct path_set *out;
 	char *err;
 	size_t errlen;
-	struct ld_cache cache;
-	int cache_state;	/* 0: not read yet, 1: loaded, -1: absent or unusable */
+	struct elf_deps_session *s;	/* the caller's, or own */
+	struct elf_deps_session own;
 };
 
 /* A file found by name: where the walk led, the links on the way, open. */

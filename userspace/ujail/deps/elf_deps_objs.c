@@ -62,12 +62,10 @@ static struct dep_obj *program_find_file(const struct program *p, const struct s
 	return NULL;
 }
 
-/* Reads header and dynamic section of @f; the caller checks the machine. */
-static int obj_read(struct deps_ctx *ctx, const char *name, const struct found *f,
-		    struct elf_info *info)
+/* The dynamic section of @f, whose header @info holds. */
+static int obj_read_dynamic(struct deps_ctx *ctx, const char *name, const struct found *f,
+			    struct elf_info *info)
 {
-	if (elf_read_header(f->fd, name, info, ctx->err, ctx->errlen) < 0)
-		return -1;
 	if (elf_read_dynamic(f->fd, name, info, ctx->err, ctx->errlen) < 0) {
 		elf_info_free(info);
 		return -1;
@@ -78,6 +76,16 @@ static int obj_read(struct deps_ctx *ctx, const char *name, const struct found *
 		info->rpath = NULL;
 	}
 	return 0;
+}
+
+/* Reads header and dynamic section of @f; the caller checks the machine. */
+static int obj_read(struct deps_ctx *ctx, const char *name, const struct found *f,
+		    struct elf_info *info)
+{
+	if (elf_read_header_sized(f->fd, (uint64_t)f->st.st_size, name, info, ctx->err,
+				  ctx->errlen) < 0)
+		return -1;
+	return obj_read_dynamic(ctx, name, f, info);
 }
 
 static bool same_machine(const struct program *p, const struct elf_info *info)
@@ -144,7 +152,8 @@ int deps_try_library(struct program *p, struct dep_obj *needer, const char *need
 		deps_found_release(&f);
 		return ret < 0 ? -1 : FOUND;
 	}
-	if (elf_read_header(f.fd, path, &info, ctx->err, ctx->errlen) < 0) {
+	if (elf_read_header_sized(f.fd, (uint64_t)f.st.st_size, path, &info, ctx->err,
+				  ctx->errlen) < 0) {
 		deps_found_release(&f);
 		return deps_fail_more(ctx, " (needed by %s)", needer->name);
 	}
@@ -158,7 +167,7 @@ int deps_try_library(struct program *p, struct dep_obj *needer, const char *need
 		return deps_fail(ctx, "%s: not a shared object (e_type %u), needed by %s", path,
 				 info.type, needer->name);
 	}
-	if (obj_read(ctx, path, &f, &info) < 0) {
+	if (obj_read_dynamic(ctx, path, &f, &info) < 0) {
 		deps_found_release(&f);
 		return deps_fail_more(ctx, " (needed by %s)", needer->name);
 	}

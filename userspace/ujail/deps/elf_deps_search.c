@@ -56,15 +56,17 @@ static int glibc_cache_ready(struct deps_ctx *ctx)
 {
 	char host[PATH_MAX], real[PATH_MAX], ignored[256];
 
-	if (ctx->cache_state)
-		return ctx->cache_state > 0;
-	ctx->cache_state = -1;
+	struct elf_deps_session *s = ctx->s;
+
+	if (s->cache_state)
+		return s->cache_state > 0;
+	s->cache_state = -1;
 	if (deps_resolve(ctx, LD_SO_CACHE, real, NULL, host) < 0)
 		return 0;
 	/* ld.so ignores an unusable cache; so do we. */
-	if (ld_cache_load(host, LD_SO_CACHE, &ctx->cache, ignored, sizeof(ignored)) != 0)
+	if (ld_cache_load(host, LD_SO_CACHE, &s->cache, ignored, sizeof(ignored)) != 0)
 		return 0;
-	ctx->cache_state = 1;
+	s->cache_state = 1;
 	if (deps_commit_if_exists(ctx, LD_SO_CACHE) < 0)
 		return -1;
 	return 1;
@@ -82,7 +84,7 @@ static int try_glibc_cache(struct program *p, struct dep_obj *needer, const char
 		return ret;
 	ld_cache_abi(p->class, p->machine, p->eflags, &abi);
 	/* ld.so takes the first match only; with an unknown ABI, the ELF check picks. */
-	while ((path = ld_cache_next(&p->ctx->cache, needed, &abi, &pos))) {
+	while ((path = ld_cache_next(&p->ctx->s->cache, needed, &abi, &pos))) {
 		if (path[0] != '/')
 			continue;
 		ret = deps_try_library(p, needer, needed, path);

@@ -113,21 +113,6 @@ static int read_at(struct elf_reader *r, void *buf, size_t len, uint64_t off, co
 	return 0;
 }
 
-static int reader_init(struct elf_reader *r, int fd, const char *name, char *err, size_t errlen)
-{
-	struct stat st;
-
-	r->fd = fd;
-	r->name = name;
-	r->err = err;
-	r->errlen = errlen;
-	if (fstat(fd, &st) < 0) {
-		snprintf(err, errlen, "%s: %s", name, strerror(errno));
-		return -1;
-	}
-	r->size = (uint64_t)st.st_size;
-	return 0;
-}
 
 /* The file's class and byte order, as elf_read_header found them. */
 static void reader_layout(struct elf_reader *r, const struct elf_info *info)
@@ -172,28 +157,40 @@ static int read_xnum(struct elf_reader *r, uint64_t shoff, uint16_t shentsize, u
 
 int elf_read_header(int fd, const char *name, struct elf_info *info, char *err, size_t errlen)
 {
-	unsigned char ident[EI_NIDENT], eh[sizeof(Elf64_Ehdr)];
-	struct elf_reader r = { 0 };
-	uint64_t shoff;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		memset(info, 0, sizeof(*info));
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	return elf_read_header_sized(fd, (uint64_t)st.st_size, name, info, err, errlen);
+}
+
+int elf_read_header_sized(int fd, uint64_t size, const char *name, struct elf_info *info,
+			  char *err, size_t errlen)
+{
+	struct elf_reader r = { .fd = fd, .size = size, .name = name, .err = err,
+				.errlen = errlen };
+	unsigned char eh[sizeof(Elf64_Ehdr)];
+	uint64_t shoff, got;
 	uint16_t phentsize, phnum, shentsize;
 
 	memset(info, 0, sizeof(*info));
-	if (reader_init(&r, fd, name, err, errlen) < 0)
+	info->file_size = r.size;
+	/* One read of as much of the largest header as the file has. */
+	got = r.size < sizeof(eh) ? r.size : sizeof(eh);
+	if (read_at(&r, eh, (size_t)got, 0, "ELF header") < 0)
 		return -1;
 	/* "Not ELF" first: a short text file is not a truncated ELF file. */
-	if (read_at(&r, ident, r.size < SELFMAG ? r.size : SELFMAG, 0, "ELF magic") < 0)
-		return -1;
-	if (!elf_has_magic(ident, r.size))
+	if (!elf_has_magic(eh, (size_t)got))
 		return elf_fail(&r, "not an ELF file");
-	if (r.size < EI_NIDENT)
+	if (got < EI_NIDENT)
 		return elf_fail(&r, "truncated ELF header");
-	if (read_at(&r, ident, sizeof(ident), 0, "ELF identification") < 0 ||
-	    check_ident(&r, ident, info) < 0)
+	if (check_ident(&r, eh, info) < 0)
 		return -1;
-	if (r.size < ELF_SIZE(&r, Ehdr))
+	if (got < ELF_SIZE(&r, Ehdr))
 		return elf_fail(&r, "truncated ELF header");
-	if (read_at(&r, eh, ELF_SIZE(&r, Ehdr), 0, "ELF header") < 0)
-		return -1;
 	info->type = (uint16_t)ELF_GET(&r, eh, Ehdr, e_type);
 	info->machine = (uint16_t)ELF_GET(&r, eh, Ehdr, e_machine);
 	info->flags = (uint32_t)ELF_GET(&r, eh, Ehdr, e_flags);
@@ -453,13 +450,12 @@ out:
 
 int elf_read_dynamic(int fd, const char *name, struct elf_info *info, char *err, size_t errlen)
 {
+	struct elf_reader r = { .fd = fd, .size = info->file_size, .name = name, .err = err,
+				.errlen = errlen };
 	const struct elf_seg *interp = NULL, *dyn = NULL;
-	struct elf_reader r = { 0 };
 	struct elf_seg *segs;
 	int ret = -1;
 
-	if (reader_init(&r, fd, name, err, errlen) < 0)
-		return -1;
 	reader_layout(&r, info);
 	if (read_segments(&r, info, &segs) < 0)
 		return -1;

@@ -25,6 +25,7 @@ struct elf_info {
 	uint32_t flags;		/* e_flags: the ARM float ABI lives there */
 	uint64_t phoff;
 	uint32_t phnum;		/* PN_XNUM already resolved */
+	uint64_t file_size;	/* as elf_read_header saw it (fstat) */
 	/* From the program headers and PT_DYNAMIC (elf_read_dynamic). */
 	char *interp;		/* PT_INTERP, or NULL */
 	bool has_dynamic;
@@ -39,8 +40,14 @@ struct elf_info {
  * for messages. Returns 0, or -1 with a message naming @name in @err.
  */
 int elf_read_header(int fd, const char *name, struct elf_info *info, char *err, size_t errlen);
+/* The same for a file whose size the caller has (fstat) already. */
+int elf_read_header_sized(int fd, uint64_t size, const char *name, struct elf_info *info,
+			  char *err, size_t errlen);
 
-/* Then the rest; on error @info keeps nothing to free beyond elf_info_free. */
+/*
+ * Then the rest, of the same file (its size not asked again); on error
+ * @info keeps nothing to free beyond elf_info_free.
+ */
 int elf_read_dynamic(int fd, const char *name, struct elf_info *info, char *err, size_t errlen);
 
 void elf_info_free(struct elf_info *info);

@@ -70,6 +70,7 @@ static int make_absolute(struct jail_plan *p)
 
 static int resolve_command(struct jail_plan *p)
 {
+	const struct elf_deps_opts opts = { .session = &p->deps_session };
 	char err[ERR_MAX];
 
 	if (ujs_resolve_command(p->o->argv[0], p->exe, sizeof(p->exe), err, sizeof(err))) {
@@ -81,7 +82,7 @@ static int resolve_command(struct jail_plan *p)
 	/* On the host's filesystem the command finds its libraries itself. */
 	if (!jail_ns_wants_root(p->o))
 		return 0;
-	if (elf_deps_collect(p->exe, NULL, &p->deps, err, sizeof(err)) < 0) {
+	if (elf_deps_collect(p->exe, &opts, &p->deps, err, sizeof(err)) < 0) {
 		jail_msg(p, "%s", err);
 		return JAIL_EXIT_NOT_STARTED;
 	}
@@ -273,6 +274,7 @@ void jail_plan_free(struct jail_plan *p)
 		free(p->envp[i]);
 	free(p->envp);
 	path_set_free(&p->deps);
+	elf_deps_session_free(&p->deps_session);
 	free(p->paths);
 	jail_seccomp_free(&p->seccomp);
 	jail_baseline_free(&p->baseline);

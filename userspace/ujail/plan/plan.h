@@ -17,6 +17,7 @@
 #include "confine/baseline.h"
 #include "confine/jail_seccomp.h"
 #include "creds/creds.h"
+#include "deps/elf_deps.h"
 #include "deps/pathset.h"
 #include "exec/exit_status.h"
 #include "isolation/cgroup.h"
@@ -33,6 +34,7 @@ struct jail_plan {
 	const char *name;		/* for messages: -n, else the command */
 	char exe[PATH_MAX];		/* the command, resolved on the host */
 	struct path_set deps;		/* staged read-only */
+	struct elf_deps_session deps_session; /* what filling deps shares */
 	struct jail_path *paths;	/* the -r/-w the host has (plan_paths.h) */
 	size_t n_paths;
 	char **envp;			/* the service's environment */

@@ -29,13 +29,13 @@ static bool path_absent(const char *path)
 }
 
 /* An ELF file the kernel runs: an executable, or a shared object with an interpreter (PIE). */
-static bool elf_is_program(int fd, const char *path)
+static bool elf_is_program(int fd, const struct stat *st, const char *path)
 {
 	struct elf_info info = { 0 };
 	char err[ERR_MAX];
 	bool program = false;
 
-	if (elf_read_header(fd, path, &info, err, sizeof(err)) == 0 &&
+	if (elf_read_header_sized(fd, (uint64_t)st->st_size, path, &info, err, sizeof(err)) == 0 &&
 	    elf_read_dynamic(fd, path, &info, err, sizeof(err)) == 0)
 		program = info.type == ET_EXEC || (info.type == ET_DYN && info.interp);
 	elf_info_free(&info);
@@ -55,7 +55,7 @@ static bool path_is_program(const char *path)
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic)) {
 		if (elf_has_magic(magic, sizeof(magic)))
-			program = elf_is_program(fd, path);
+			program = elf_is_program(fd, &st, path);
 		else
 			program = !memcmp(magic, "#!", 2);
 	}
@@ -70,11 +70,12 @@ static bool path_is_program(const char *path)
  */
 static void add_program_deps(struct jail_plan *p, const struct jail_path *jp)
 {
+	const struct elf_deps_opts opts = { .session = &p->deps_session };
 	char err[ERR_MAX];
 
 	if (!path_is_program(jp->src))
 		return;
-	if (elf_deps_collect(jp->src, NULL, &p->deps, err, sizeof(err)) < 0)
+	if (elf_deps_collect(jp->src, &opts, &p->deps, err, sizeof(err)) < 0)
 		jail_msg(p, "warning: %s %s: what it needs to run is not staged: %s",
 			 jp->writable ? "-w" : "-r", jp->src, err);
 }

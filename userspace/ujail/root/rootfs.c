@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "deps/path_walk.h"
+#include "deps/path_walk_memo.h"
 #include "deps/pathset.h"
 #include "root/mount_api.h"
 #include "root/rootfs.h"
@@ -57,6 +58,7 @@ struct rootfs {
  */
 struct staged {
 	struct path_set ro, rw;
+	struct path_walk_memo walks;	/* the host's paths, each walked once */
 };
 
 struct fs_opt {
@@ -249,6 +251,14 @@ static int stage_once(struct rootfs *r, struct stage *st, const char *path, bool
 	return 0;
 }
 
+/* The main stage's libraries share their directories: each walked once. */
+static int host_walk(struct rootfs *r, const char *path, char *real, struct path_set *links)
+{
+	if (r->staged)
+		return path_walk_memo(&r->staged->walks, "", path, real, links);
+	return path_walk("", path, real, links);
+}
+
 /*
  * Stages host @path at the same path in the jail the way the host
  * resolves it: each symbolic link met becomes the same link in the jail
@@ -269,11 +279,11 @@ static int stage_host_path(struct rootfs *r, struct stage *st, const char *path,
 				   "%s: cannot be staged (absolute, no .., not /)", path);
 	base = strrchr(clean, '/') + 1;
 	if (follow_last) {
-		e = path_walk("", clean, real, &links);
+		e = host_walk(r, clean, real, &links);
 	} else {
 		memcpy(dir, clean, (size_t)(base - clean));
 		dir[base - clean] = '\0';
-		e = path_walk("", dir, real, &links);
+		e = host_walk(r, dir, real, &links);
 		if (e == 0 && snprintf(dir, sizeof(dir), "%s/%s", strcmp(real, "/") ? real : "",
 				       base) >= (int)sizeof(dir))
 			e = -ENAMETOOLONG;
@@ -399,7 +409,7 @@ abort:
 /* The same, each object staged once (see struct staged). */
 static int stage_main(struct rootfs *r)
 {
-	struct staged staged = { { 0 }, { 0 } };
+	struct staged staged = { 0 };
 	int ret;
 
 	r->staged = &staged;
@@ -407,6 +417,7 @@ static int stage_main(struct rootfs *r)
 	r->staged = NULL;
 	path_set_free(&staged.ro);
 	path_set_free(&staged.rw);
+	path_walk_memo_free(&staged.walks);
 	return ret;
 }
 
