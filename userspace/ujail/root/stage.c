@@ -107,6 +107,23 @@ static int lookup_fail(char *err, size_t errlen, int errnum, const char *path,
 }
 
 /*
+ * The directory made of the first @len bytes of jail @path in one lookup,
+ * where it exists (most do: staged before); -1 otherwise. openat2()
+ * refuses a symbolic link in any component as a step-by-step walk does.
+ */
+static int open_existing_dirs(int root_fd, const char *path, size_t len)
+{
+	char rel[PATH_MAX];
+	size_t skip = strspn(path, "/");
+
+	if (skip >= len || len - skip >= sizeof(rel))
+		return -1;
+	memcpy(rel, path + skip, len - skip);
+	rel[len - skip] = '\0';
+	return open_step(root_fd, rel, O_PATH | O_DIRECTORY);
+}
+
+/*
  * Opens the directory made of the first @len bytes of jail @path,
  * creating missing components one by one: each is opened with symbolic
  * links refused, so the next one is created where it was checked to be.
@@ -115,7 +132,12 @@ static int open_dirs(int root_fd, const char *path, size_t len, char *err, size_
 {
 	char name[NAME_MAX + 1];
 	size_t at = 0;
-	int fd = open_step(root_fd, ".", O_PATH | O_DIRECTORY);
+	int fd = open_existing_dirs(root_fd, path, len);
+
+	/* Missing or refused: step by step, which creates or says which part. */
+	if (fd >= 0)
+		return fd;
+	fd = open_step(root_fd, ".", O_PATH | O_DIRECTORY);
 
 	if (fd < 0)
 		return stage_fail(err, errlen, errno, "%s: open the jail's root", path);
