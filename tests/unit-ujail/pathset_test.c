@@ -100,6 +100,29 @@ static void test_memo(void)
 		}
 	ok(same && m.n == 6, "memo: results, errors and links as path_walk, twice; 6 walks kept");
 
+	/* Many paths in scrambled order: each found again where it was kept. */
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 300; i++) {
+			int k = i * 7 % 300;
+			char want_real[64];
+
+			snprintf(want_real, sizeof(want_real), "/usr/lib/x/f%d", k);
+			snprintf(p, sizeof(p), "/lib/x/f%d", k);
+			if (round == 0) {
+				FILE *f;
+
+				at(want, want_real);
+				f = fopen(want, "w");
+				if (f)
+					fclose(f);
+			}
+			same &= path_walk_memo(&m, root, p, real, &b) == 0 &&
+				!strcmp(real, want_real) && path_set_has(&b, "/lib");
+			path_set_free(&b);
+		}
+	ok(same && m.n == 306, "memo: 300 more paths in scrambled order, each kept once (%zu)",
+	   m.n);
+
 	/* /abs made to point elsewhere: the memo still answers as before. */
 	at(p, "/abs");
 	unlink(p);

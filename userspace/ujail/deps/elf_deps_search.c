@@ -55,7 +55,6 @@ static int try_path_list(struct program *p, struct dep_obj *needer, const char *
 static int glibc_cache_ready(struct deps_ctx *ctx)
 {
 	char host[PATH_MAX], real[PATH_MAX], ignored[256];
-
 	struct elf_deps_session *s = ctx->s;
 
 	if (s->cache_state)

@@ -113,7 +113,6 @@ static int read_at(struct elf_reader *r, void *buf, size_t len, uint64_t off, co
 	return 0;
 }
 
-
 /* The file's class and byte order, as elf_read_header found them. */
 static void reader_layout(struct elf_reader *r, const struct elf_info *info)
 {

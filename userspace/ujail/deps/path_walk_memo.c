@@ -2,6 +2,7 @@
 /* path_walk() results kept by path; see path_walk_memo.h. */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,51 +30,71 @@ void path_walk_memo_free(struct path_walk_memo *m)
 	*m = (struct path_walk_memo){ 0 };
 }
 
-static const struct path_walk_entry *memo_find(const struct path_walk_memo *m, const char *path)
+/*
+ * Where @path is, or would go, in @m's entries (kept sorted: a jail may
+ * stage thousands of -r paths, each an entry).
+ */
+static size_t memo_find(const struct path_walk_memo *m, const char *path, bool *found)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (!strcmp(m->v[i].path, path))
-			return &m->v[i];
-	return NULL;
+	size_t lo = 0, hi = m->n;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(m->v[mid].path, path);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
-/* Walks @path and keeps the result; NULL when out of memory. */
-static const struct path_walk_entry *memo_walk(struct path_walk_memo *m, const char *sysroot,
-					       const char *path)
+/* Walks @path into a new entry at index @at; NULL when out of memory. */
+static const struct path_walk_entry *memo_walk(struct path_walk_memo *m, size_t at,
+					       const char *sysroot, const char *path)
 {
-	struct path_walk_entry *e;
+	struct path_walk_entry e = { .path = strdup(path) };
 	char real[PATH_MAX];
 
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 32;
 		struct path_walk_entry *v = realloc(m->v, cap * sizeof(*v));
 
-		if (!v)
+		if (!v) {
+			free(e.path);
 			return NULL;
+		}
 		m->v = v;
 		m->cap = cap;
 	}
-	e = &m->v[m->n];
-	*e = (struct path_walk_entry){ .path = strdup(path) };
-	e->ret = e->path ? path_walk(sysroot, path, real, &e->links) : -ENOMEM;
-	if (!e->ret && !(e->real = strdup(real)))
-		e->ret = -ENOMEM;
+	e.ret = e.path ? path_walk(sysroot, path, real, &e.links) : -ENOMEM;
+	if (!e.ret && !(e.real = strdup(real)))
+		e.ret = -ENOMEM;
 	/* Out of memory is no answer to keep. */
-	if (e->ret == -ENOMEM) {
-		entry_free(e);
+	if (e.ret == -ENOMEM) {
+		entry_free(&e);
 		return NULL;
 	}
+	memmove(&m->v[at + 1], &m->v[at], (m->n - at) * sizeof(*m->v));
+	m->v[at] = e;
 	m->n++;
-	return e;
+	return &m->v[at];
 }
 
 int path_walk_memo(struct path_walk_memo *m, const char *sysroot, const char *path, char *real,
 		   struct path_set *links)
 {
-	const struct path_walk_entry *e = memo_find(m, path);
+	const struct path_walk_entry *e;
+	bool found;
+	size_t at = memo_find(m, path, &found);
 
-	if (!e)
-		e = memo_walk(m, sysroot, path);
+	e = found ? &m->v[at] : memo_walk(m, at, sysroot, path);
 	if (!e)
 		return -ENOMEM;
 	if (e->ret < 0)
